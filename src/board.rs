@@ -1,0 +1,318 @@
+//! The board: a shakmaty [`Chess`] position with an incrementally updated 64-bit Zobrist key,
+//! and the [`Game`] record (root position, moves played, key history since the last irreversible move)
+//! that repetition detection and the search start from.
+
+use shakmaty::{
+    fen::Fen,
+    uci::UciMove,
+    zobrist::{Zobrist64, ZobristValue},
+    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, PositionError, Role,
+    Square,
+};
+
+/// A position plus its Zobrist key, kept in step on every move (copy-make).
+#[derive(Clone, Debug)]
+pub struct Board {
+    pos: Chess,
+    key: u64,
+}
+
+/// The Zobrist key of a position computed from scratch (the reference the incremental key must match).
+pub fn full_key(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+fn castling_key(pos: &Chess) -> u64 {
+    let castles = pos.castles();
+    if castles.is_empty() {
+        return 0;
+    }
+    let mut key = 0u64;
+    for color in Color::ALL {
+        for side in CastlingSide::ALL {
+            if castles.has(color, side) {
+                key ^= Zobrist64::zobrist_for_castling_right(color, side).0;
+            }
+        }
+    }
+    key
+}
+
+fn ep_key(pos: &Chess) -> u64 {
+    match pos.ep_square(EnPassantMode::Legal) {
+        Some(sq) => Zobrist64::zobrist_for_en_passant_file(sq.file()).0,
+        None => 0,
+    }
+}
+
+#[inline]
+fn piece_key(sq: Square, role: Role, color: Color) -> u64 {
+    Zobrist64::zobrist_for_piece(sq, role.of(color)).0
+}
+
+impl Board {
+    /// Wraps a position, computing its key once.
+    pub fn new(pos: Chess) -> Board {
+        let key = full_key(&pos);
+        Board { pos, key }
+    }
+
+    /// The standard starting position.
+    pub fn startpos() -> Board {
+        Board::new(Chess::default())
+    }
+
+    /// Parses a FEN (X-FEN and Shredder-FEN castling accepted when `chess960` is set).
+    /// Invalid castling rights and en-passant squares are dropped, as GUIs expect; positions that
+    /// cannot be played (no king, pawns on the back rank, the side not to move in check...) are refused.
+    pub fn from_fen(fen: &str, chess960: bool) -> Result<Board, String> {
+        let fen: Fen = fen
+            .trim()
+            .parse()
+            .map_err(|e| format!("invalid FEN '{}': {e}", fen.trim()))?;
+        let mode = if chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
+        let pos: Chess = fen
+            .into_position(mode)
+            .or_else(PositionError::ignore_invalid_castling_rights)
+            .or_else(PositionError::ignore_invalid_ep_square)
+            .or_else(PositionError::ignore_too_much_material)
+            .or_else(PositionError::ignore_impossible_check)
+            .map_err(|e| format!("illegal position: {e}"))?;
+        Ok(Board::new(pos))
+    }
+
+    /// The position.
+    #[inline]
+    pub fn pos(&self) -> &Chess {
+        &self.pos
+    }
+
+    /// The 64-bit Zobrist key (shakmaty's Polyglot-compatible values, legal en-passant squares only).
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.pos.turn()
+    }
+
+    /// True when the side to move is in check.
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.pos.is_check()
+    }
+
+    /// Plays a legal move, returning the new board (copy-make) with its key updated incrementally.
+    #[inline]
+    pub fn play(&self, m: Move) -> Board {
+        let us = self.pos.turn();
+        let mut key = self.key ^ castling_key(&self.pos) ^ ep_key(&self.pos);
+        key ^= Zobrist64::zobrist_for_white_turn().0;
+        match m {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                key ^= piece_key(from, role, us) ^ piece_key(to, promotion.unwrap_or(role), us);
+                if let Some(captured) = capture {
+                    key ^= piece_key(to, captured, !us);
+                }
+            }
+            Move::EnPassant { from, to } => {
+                let victim = Square::from_coords(to.file(), from.rank());
+                key ^= piece_key(from, Role::Pawn, us)
+                    ^ piece_key(to, Role::Pawn, us)
+                    ^ piece_key(victim, Role::Pawn, !us);
+            }
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::from_king_side(king < rook);
+                key ^= piece_key(king, Role::King, us)
+                    ^ piece_key(rook, Role::Rook, us)
+                    ^ piece_key(side.king_to(us), Role::King, us)
+                    ^ piece_key(side.rook_to(us), Role::Rook, us);
+            }
+            Move::Put { .. } => unreachable!("drops do not exist in standard chess"),
+        }
+        let mut pos = self.pos.clone();
+        pos.play_unchecked(m);
+        key ^= castling_key(&pos) ^ ep_key(&pos);
+        Board { pos, key }
+    }
+
+    /// Passes the move (null move); `None` when in check.
+    pub fn play_null(&self) -> Option<Board> {
+        if self.in_check() {
+            return None;
+        }
+        let key = self.key ^ ep_key(&self.pos) ^ Zobrist64::zobrist_for_white_turn().0;
+        let pos = self.pos.clone().swap_turn().ok()?;
+        Some(Board { pos, key })
+    }
+
+    /// True when the game is drawn by the fifty-move rule or by insufficient material
+    /// (repetitions need the key history, see [`Game`] and the search's key stack).
+    pub fn is_rule_draw(&self) -> bool {
+        (self.pos.halfmoves() >= 100 && !self.pos.is_checkmate())
+            || self.pos.is_insufficient_material()
+    }
+}
+
+/// Castling notation for a game: `e1g1` (standard) or king-takes-rook (`UCI_Chess960`).
+pub fn castling_mode(chess960: bool) -> CastlingMode {
+    if chess960 {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    }
+}
+
+/// Parses a UCI move text in a position, accepting both castling notations.
+pub fn parse_uci_move(pos: &Chess, text: &str) -> Result<Move, String> {
+    let uci: UciMove = text
+        .parse()
+        .map_err(|_| format!("unparsable move '{text}'"))?;
+    let m = uci
+        .to_move(pos)
+        .map_err(|_| format!("illegal move '{text}'"))?;
+    if pos.is_legal(m) {
+        Ok(m)
+    } else {
+        Err(format!("illegal move '{text}'"))
+    }
+}
+
+/// Formats a move in UCI notation for the given castling mode.
+pub fn move_to_uci(m: Move, mode: CastlingMode) -> String {
+    m.to_uci(mode).to_string()
+}
+
+/// A game: the position the GUI set up, the moves played from it, and the keys of every position
+/// since the last irreversible move (capture, pawn move, castling-rights change), oldest first,
+/// the current position excluded.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// The current position.
+    pub board: Board,
+    /// Keys of earlier positions that can still repeat.
+    pub history: Vec<u64>,
+    /// Number of moves played from the set-up position (for learning and reporting).
+    pub moves_played: usize,
+}
+
+impl Default for Game {
+    fn default() -> Self {
+        Game::new(Board::startpos())
+    }
+}
+
+impl Game {
+    /// A game starting from `board` with no history.
+    pub fn new(board: Board) -> Game {
+        Game {
+            board,
+            history: Vec::new(),
+            moves_played: 0,
+        }
+    }
+
+    /// Plays one legal move, keeping the key history since the last irreversible move.
+    pub fn push(&mut self, m: Move) {
+        let next = self.board.play(m);
+        if next.pos().halfmoves() == 0 {
+            self.history.clear();
+        } else {
+            self.history.push(self.board.key());
+        }
+        self.board = next;
+        self.moves_played += 1;
+    }
+
+    /// Builds a game from a start position and UCI move texts; the first bad move is an error
+    /// naming it, and nothing is returned (the caller keeps its previous game).
+    pub fn from_moves(board: Board, moves: &[&str]) -> Result<Game, String> {
+        let mut game = Game::new(board);
+        for (i, text) in moves.iter().enumerate() {
+            let m = parse_uci_move(game.board.pos(), text)
+                .map_err(|e| format!("{e} (move {} of the list)", i + 1))?;
+            game.push(m);
+        }
+        Ok(game)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn playout(fen: &str, chess960: bool, seed: u64, plies: usize) {
+        let mut board = Board::from_fen(fen, chess960).unwrap();
+        let mut rng = seed;
+        for _ in 0..plies {
+            let moves = board.pos().legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let m = moves[(rng % moves.len() as u64) as usize];
+            board = board.play(m);
+            assert_eq!(board.key(), full_key(board.pos()), "after {m:?}");
+            if let Some(null) = board.play_null() {
+                assert_eq!(null.key(), full_key(null.pos()));
+            }
+        }
+    }
+
+    #[test]
+    fn incremental_key_matches_full_key() {
+        for seed in 1..200u64 {
+            playout(
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                false,
+                seed * 7919,
+                80,
+            );
+            playout(
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                false,
+                seed,
+                120,
+            );
+            playout(
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+                true,
+                seed,
+                100,
+            );
+        }
+    }
+
+    #[test]
+    fn game_history_resets_on_irreversible_moves() {
+        let game = Game::from_moves(Board::startpos(), &["g1f3", "g8f6", "f3g1", "f6g8"]).unwrap();
+        assert_eq!(game.history.len(), 4);
+        assert!(game.history.contains(&game.board.key()));
+        let game = Game::from_moves(Board::startpos(), &["e2e4", "e7e5"]).unwrap();
+        assert!(game.history.is_empty());
+    }
+
+    #[test]
+    fn bad_moves_and_fens_are_errors() {
+        assert!(Game::from_moves(Board::startpos(), &["e2e5"]).is_err());
+        assert!(Game::from_moves(Board::startpos(), &["zz"]).is_err());
+        assert!(Board::from_fen("not a fen", false).is_err());
+        assert!(Board::from_fen("8/8/8/8/8/8/8/8 w - - 0 1", false).is_err());
+        assert!(Board::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1", false).is_ok());
+    }
+}

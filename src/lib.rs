@@ -1,0 +1,15 @@
+//! Trine: a multi-core UCI chess engine.
+//!
+//! Module map (see README.md): [`board`] (position + incremental Zobrist key + game history),
+//! [`eval`] (tapered evaluation), [`tt`] (shared lock-free transposition table), [`search`]
+//! (iterative deepening, PVS with expected node types, quiescence, triangular PV table),
+//! [`time`] (time management), [`uci`] (protocol), [`bench`] and [`perft`] (tools).
+
+pub mod bench;
+pub mod board;
+pub mod eval;
+pub mod perft;
+pub mod search;
+pub mod time;
+pub mod tt;
+pub mod uci;

@@ -1,0 +1,126 @@
+//! Move-ordering memory owned by one thread: killer moves per ply and a butterfly history table
+//! (side, from, to) updated with gravity so that values stay bounded.
+
+use shakmaty::{Color, Move};
+
+use super::MAX_PLY;
+use crate::tt::PackedMove;
+
+/// Upper bound of the absolute history value.
+pub const HISTORY_MAX: i32 = 16384;
+
+/// Killers and history for one thread.
+pub struct History {
+    killers: [[PackedMove; 2]; MAX_PLY + 2],
+    butterfly: Vec<i32>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History::new()
+    }
+}
+
+#[inline]
+fn index(color: Color, m: Move) -> usize {
+    let from = m.from().map_or(0, usize::from);
+    (color as usize) * 4096 + from * 64 + usize::from(m.to())
+}
+
+impl History {
+    /// Empty tables.
+    pub fn new() -> History {
+        History {
+            killers: [[PackedMove::NONE; 2]; MAX_PLY + 2],
+            butterfly: vec![0; 2 * 64 * 64],
+        }
+    }
+
+    /// Forgets everything (new game).
+    pub fn clear(&mut self) {
+        self.killers = [[PackedMove::NONE; 2]; MAX_PLY + 2];
+        self.butterfly.iter_mut().for_each(|v| *v = 0);
+    }
+
+    /// The two killer moves of `ply`.
+    #[inline]
+    pub fn killers(&self, ply: usize) -> [PackedMove; 2] {
+        self.killers[ply.min(MAX_PLY + 1)]
+    }
+
+    /// Clears the killers of `ply` (done for the children's ply when entering a node).
+    #[inline]
+    pub fn clear_killers(&mut self, ply: usize) {
+        self.killers[ply.min(MAX_PLY + 1)] = [PackedMove::NONE; 2];
+    }
+
+    /// History score of a quiet move.
+    #[inline]
+    pub fn score(&self, color: Color, m: Move) -> i32 {
+        self.butterfly[index(color, m)]
+    }
+
+    /// A quiet move caused a beta cutoff at `depth`: make it a killer and reward it; penalise the
+    /// quiet moves tried before it.
+    pub fn update_cutoff(
+        &mut self,
+        color: Color,
+        ply: usize,
+        depth: i32,
+        best: Move,
+        tried: &[Move],
+    ) {
+        let k = &mut self.killers[ply.min(MAX_PLY + 1)];
+        let packed = PackedMove::new(best);
+        if k[0] != packed {
+            k[1] = k[0];
+            k[0] = packed;
+        }
+        let bonus = (depth * depth).min(1200);
+        self.add(color, best, bonus);
+        for &m in tried {
+            if m != best {
+                self.add(color, m, -bonus);
+            }
+        }
+    }
+
+    #[inline]
+    fn add(&mut self, color: Color, m: Move, bonus: i32) {
+        let v = &mut self.butterfly[index(color, m)];
+        // Gravity: the closer to the bound, the smaller the step.
+        *v += bonus - *v * bonus.abs() / HISTORY_MAX;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Role, Square};
+
+    #[test]
+    fn cutoffs_make_killers_and_bounded_history() {
+        let mut h = History::new();
+        let a = Move::Normal {
+            role: Role::Knight,
+            from: Square::G1,
+            capture: None,
+            to: Square::F3,
+            promotion: None,
+        };
+        let b = Move::Normal {
+            role: Role::Knight,
+            from: Square::B1,
+            capture: None,
+            to: Square::C3,
+            promotion: None,
+        };
+        for _ in 0..1000 {
+            h.update_cutoff(Color::White, 3, 20, a, &[b, a]);
+        }
+        assert_eq!(h.killers(3)[0], PackedMove::new(a));
+        assert!(h.score(Color::White, a) > 0 && h.score(Color::White, a) <= HISTORY_MAX);
+        assert!(h.score(Color::White, b) < 0 && h.score(Color::White, b) >= -HISTORY_MAX);
+        assert_eq!(h.score(Color::Black, a), 0);
+    }
+}

@@ -1,0 +1,328 @@
+//! Iterative deepening at the root: aspiration windows around the previous score, MultiPV (each line
+//! searched with the lines before it excluded), `searchmoves`, mate and soft-time limits, the `info`
+//! reports of the master thread, and the PV completed from the TT where a line ends early.
+
+use shakmaty::{Move, Position};
+
+use super::node_type::{NodeType, Outcome};
+use super::{is_mate, Searcher, INF, MATE, MAX_DEPTH, MAX_PLY};
+use crate::board::{Board, Game};
+use crate::tt::{score_to_tt, Bound, PackedMove};
+use crate::uci::info;
+
+/// One principal variation from the root.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootLine {
+    /// Score from the root side's view.
+    pub score: i32,
+    /// The line, legal from the root.
+    pub pv: Vec<Move>,
+}
+
+/// What a search returns.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play (`None`: no legal move).
+    pub best_move: Option<Move>,
+    /// The expected reply, for pondering.
+    pub ponder: Option<Move>,
+    /// The lines of the last completed iteration (MultiPV order).
+    pub lines: Vec<RootLine>,
+    /// Depth of the last completed iteration.
+    pub depth: u32,
+    /// Nodes searched by this thread.
+    pub nodes: u64,
+}
+
+/// Per-search options that are not limits.
+#[derive(Clone, Debug)]
+pub struct SearchParams {
+    /// Number of lines to report.
+    pub multipv: usize,
+    /// Root moves to consider (empty = all).
+    pub searchmoves: Vec<Move>,
+    /// Print `info` lines (master thread in UCI mode).
+    pub report: bool,
+    /// Castling notation for printed moves.
+    pub chess960: bool,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams {
+            multipv: 1,
+            searchmoves: Vec::new(),
+            report: false,
+            chess960: false,
+        }
+    }
+}
+
+impl Searcher {
+    /// Runs iterative deepening on `game`'s current position until a limit or the stop flag.
+    pub fn iterate(&mut self, game: &Game, params: &SearchParams) -> SearchResult {
+        let root = &game.board;
+        self.nodes = 0;
+        self.stopped = false;
+        self.keys.clear();
+        self.keys.extend_from_slice(&game.history);
+        let mut root_moves: Vec<Move> = root.pos().legal_moves().into_iter().collect();
+        if !params.searchmoves.is_empty() {
+            root_moves.retain(|m| params.searchmoves.contains(m));
+        }
+        let mut result = SearchResult {
+            best_move: None,
+            ponder: None,
+            lines: Vec::new(),
+            depth: 0,
+            nodes: 0,
+        };
+        if root_moves.is_empty() {
+            return result;
+        }
+        let max_depth = self
+            .ctl
+            .limits
+            .depth
+            .unwrap_or(MAX_DEPTH)
+            .clamp(1, MAX_DEPTH);
+        let multipv = params.multipv.clamp(1, root_moves.len());
+        let mut lines: Vec<RootLine> = Vec::new();
+
+        for depth in 1..=max_depth {
+            self.root_depth = depth as i32;
+            self.seldepth = 0;
+            self.can_stop = depth > 1;
+            let mut new_lines: Vec<RootLine> = Vec::with_capacity(multipv);
+            for pv_idx in 0..multipv {
+                let prev = lines.get(pv_idx).map(|l| l.score);
+                let mut delta = 20;
+                let (mut alpha, mut beta) = match prev {
+                    Some(s) if depth >= 4 && !is_mate(s) => (s - delta, s + delta),
+                    _ => (-INF, INF),
+                };
+                loop {
+                    let score = self.search_root(root, &mut root_moves, pv_idx, alpha, beta, depth);
+                    if self.stopped {
+                        break;
+                    }
+                    if score <= alpha {
+                        if params.report && pv_idx == 0 {
+                            self.report_bound(depth, pv_idx, alpha, Bound::Upper, params);
+                        }
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-INF);
+                    } else if score >= beta {
+                        if params.report && pv_idx == 0 {
+                            self.report_bound(depth, pv_idx, beta, Bound::Lower, params);
+                        }
+                        beta = (score + delta).min(INF);
+                    } else {
+                        let mut pv = self.pv.line(0);
+                        self.extend_pv_from_tt(root, &mut pv, depth as usize);
+                        new_lines.push(RootLine { score, pv });
+                        break;
+                    }
+                    delta += delta / 2 + 5;
+                    if delta > 1000 {
+                        alpha = -INF;
+                        beta = INF;
+                    }
+                }
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            lines = new_lines;
+            result.depth = depth;
+            self.ctl.publish_nodes(self.id, self.nodes);
+            if params.report {
+                for (i, line) in lines.iter().enumerate() {
+                    self.report_line(depth, i, line, Bound::Exact, params);
+                }
+            }
+            let best = lines[0].score;
+            if let Some(m) = self.ctl.limits.mate {
+                if best >= MATE - 2 * m as i32 {
+                    break;
+                }
+            }
+            if self.ctl.past_soft_limit(55) {
+                break;
+            }
+            if self.ctl.stopped() {
+                break;
+            }
+        }
+        self.ctl.publish_nodes(self.id, self.nodes);
+        result.nodes = self.nodes;
+        if let Some(first) = lines.first() {
+            result.best_move = first.pv.first().copied();
+            result.ponder = first.pv.get(1).copied();
+            if result.ponder.is_none() {
+                if let Some(m) = result.best_move {
+                    result.ponder = self.tt_move_in(&root.play(m));
+                }
+            }
+        }
+        if result.best_move.is_none() {
+            result.best_move = root_moves.first().copied();
+        }
+        result.lines = lines;
+        result
+    }
+
+    /// Searches the root moves `root_moves[pv_idx..]` (the earlier ones belong to earlier MultiPV
+    /// lines); the best move is moved to `pv_idx`.
+    fn search_root(
+        &mut self,
+        root: &Board,
+        root_moves: &mut [Move],
+        pv_idx: usize,
+        mut alpha: i32,
+        beta: i32,
+        depth: u32,
+    ) -> i32 {
+        self.pv.clear(0);
+        self.history.clear_killers(1);
+        self.nodes += 1;
+        let alpha_orig = alpha;
+        let depth = depth as i32;
+        let mut best = -INF;
+        let mut best_index = None;
+        self.keys.push(root.key());
+        for (i, &m) in root_moves.iter().enumerate().skip(pv_idx) {
+            let child = root.play(m);
+            let new_depth = depth - 1 + i32::from(child.in_check());
+            let child_type = NodeType::Pv.child(i - pv_idx);
+            let score = if i == pv_idx {
+                -self.alphabeta(&child, -beta, -alpha, new_depth, 1, child_type)
+            } else {
+                let mut s = -self.alphabeta(&child, -alpha - 1, -alpha, new_depth, 1, child_type);
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.alphabeta(&child, -beta, -alpha, new_depth, 1, NodeType::Pv);
+                }
+                s
+            };
+            if self.stopped {
+                self.keys.pop();
+                return best;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_index = Some(i);
+                    self.pv.update(0, m);
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        self.keys.pop();
+        if let Some(bi) = best_index {
+            root_moves[pv_idx..=bi].rotate_right(1);
+        }
+        let outcome = if best >= beta {
+            Outcome::FailHigh
+        } else if best > alpha_orig {
+            Outcome::Exact
+        } else {
+            Outcome::FailLow
+        };
+        self.stats.record(NodeType::Pv, outcome);
+        if pv_idx == 0 {
+            let bound = match outcome {
+                Outcome::FailHigh => Bound::Lower,
+                Outcome::Exact => Bound::Exact,
+                Outcome::FailLow => Bound::Upper,
+            };
+            let mv = best_index.map_or(PackedMove::NONE, |_| PackedMove::new(root_moves[pv_idx]));
+            self.tt.store(
+                root.key(),
+                mv,
+                score_to_tt(best, 0),
+                0,
+                depth.clamp(0, 255) as u8,
+                bound,
+                false,
+            );
+        }
+        best
+    }
+
+    /// The TT's move for `b`, if the table has one and it is legal there.
+    pub fn tt_move_in(&self, b: &Board) -> Option<Move> {
+        let e = self.tt.probe(b.key())?;
+        if e.mv.is_none() {
+            return None;
+        }
+        b.pos().legal_moves().into_iter().find(|&m| e.mv.matches(m))
+    }
+
+    /// Completes a PV that ended early (seed 002): follows TT moves, each checked legal, until the
+    /// line is `target` moves long, the game ends, or a position repeats.
+    pub fn extend_pv_from_tt(&self, root: &Board, pv: &mut Vec<Move>, target: usize) {
+        let mut b = root.clone();
+        let mut seen: Vec<u64> = self.keys.clone();
+        for &m in pv.iter() {
+            seen.push(b.key());
+            b = b.play(m);
+        }
+        while pv.len() < target.min(MAX_PLY) {
+            if b.is_rule_draw() || seen.contains(&b.key()) {
+                break;
+            }
+            let Some(m) = self.tt_move_in(&b) else {
+                break;
+            };
+            pv.push(m);
+            seen.push(b.key());
+            b = b.play(m);
+        }
+    }
+
+    fn report_line(
+        &self,
+        depth: u32,
+        pv_idx: usize,
+        line: &RootLine,
+        bound: Bound,
+        params: &SearchParams,
+    ) {
+        let text = info::format_info(&info::InfoLine {
+            depth,
+            seldepth: self.seldepth as u32,
+            multipv: pv_idx + 1,
+            score: line.score,
+            bound,
+            nodes: self.ctl.total_nodes(),
+            time_ms: self.ctl.elapsed_ms(),
+            hashfull: self.tt.hashfull(),
+            pv: &line.pv,
+            chess960: params.chess960,
+        });
+        info::emit(&text);
+    }
+
+    fn report_bound(
+        &self,
+        depth: u32,
+        pv_idx: usize,
+        score: i32,
+        bound: Bound,
+        params: &SearchParams,
+    ) {
+        if self.ctl.elapsed_ms() < 1000 {
+            return;
+        }
+        self.ctl.publish_nodes(self.id, self.nodes);
+        let pv = self.pv.line(0);
+        let line = RootLine { score, pv };
+        self.report_line(depth, pv_idx, &line, bound, params);
+    }
+}

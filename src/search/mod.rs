@@ -1,0 +1,143 @@
+//! The search: iterative deepening with aspiration windows ([`iterate`]), principal variation search
+//! ([`alphabeta`]) and quiescence search ([`qsearch`]) over a per-thread [`Searcher`] that owns its
+//! triangular PV table ([`pv`]), move-ordering memory ([`history`]) and node-type statistics
+//! ([`node_type`]); all threads share the transposition table and the [`control`] block.
+
+pub mod alphabeta;
+pub mod control;
+pub mod history;
+pub mod iterate;
+pub mod movepick;
+pub mod node_type;
+pub mod pv;
+pub mod qsearch;
+
+use std::sync::Arc;
+
+use crate::tt::Table;
+pub use control::{SearchControl, SearchLimits};
+pub use iterate::{RootLine, SearchResult};
+pub use node_type::{NodeStats, NodeType, Outcome};
+
+/// Deepest ply the search reaches (array sizes).
+pub const MAX_PLY: usize = 128;
+/// Greatest iteration depth.
+pub const MAX_DEPTH: u32 = 120;
+/// Score of mate at the root (mate in `n` plies scores `MATE - n`).
+pub const MATE: i32 = 32000;
+/// Larger than any score.
+pub const INF: i32 = 32500;
+/// Scores at or beyond this magnitude are mates.
+pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
+
+/// Score for being mated at `ply`.
+#[inline]
+pub fn mated_in(ply: usize) -> i32 {
+    -MATE + ply as i32
+}
+
+/// True for mate scores (either side).
+#[inline]
+pub fn is_mate(score: i32) -> bool {
+    score.abs() >= MATE_BOUND
+}
+
+/// Moves to mate (UCI `score mate N`: positive when we mate, negative when we are mated).
+pub fn mate_moves(score: i32) -> i32 {
+    if score > 0 {
+        (MATE - score + 1) / 2
+    } else {
+        -(MATE + score) / 2
+    }
+}
+
+/// One thread's search state. Everything here is owned by its thread; only the TT and the control
+/// block are shared.
+pub struct Searcher {
+    /// Thread index (0 = master, which reports and owns the root PV).
+    pub id: usize,
+    /// The shared transposition table.
+    pub tt: Arc<Table>,
+    /// The shared control block of the current search.
+    pub ctl: Arc<SearchControl>,
+    /// Nodes searched by this thread in the current search.
+    pub nodes: u64,
+    /// Greatest ply reached in the current iteration.
+    pub seldepth: usize,
+    /// This thread's triangular PV table.
+    pub pv: pv::PvTable,
+    /// Killers and history.
+    pub history: history::History,
+    /// Predicted-vs-actual node type counts.
+    pub stats: NodeStats,
+    /// Keys of the positions before the current node (game history, then the search path).
+    pub keys: Vec<u64>,
+    /// Set once this thread has seen the stop flag (results of the current iteration are void).
+    pub stopped: bool,
+    /// Depth of the current iteration (bounds extensions).
+    pub root_depth: i32,
+    /// While false, the stop flag is ignored (the first iteration always completes).
+    pub can_stop: bool,
+}
+
+impl Searcher {
+    /// A fresh searcher for thread `id`.
+    pub fn new(id: usize, tt: Arc<Table>, ctl: Arc<SearchControl>) -> Searcher {
+        Searcher {
+            id,
+            tt,
+            ctl,
+            nodes: 0,
+            seldepth: 0,
+            pv: pv::PvTable::new(),
+            history: history::History::new(),
+            stats: NodeStats::default(),
+            keys: Vec::with_capacity(1024),
+            stopped: false,
+            root_depth: 0,
+            can_stop: false,
+        }
+    }
+
+    /// True if `key` repeats a position since the last irreversible move (`halfmoves` plies back).
+    /// A single earlier occurrence counts as a draw (the side to move can repeat it again).
+    #[inline]
+    pub fn is_repetition(&self, key: u64, halfmoves: u32) -> bool {
+        let n = self.keys.len();
+        let back = (halfmoves as usize).min(n);
+        let mut d = 4;
+        while d <= back {
+            if self.keys[n - d] == key {
+                return true;
+            }
+            d += 2;
+        }
+        false
+    }
+
+    /// Polls the stop flag and the limits every 1024 nodes; returns true when the search must stop.
+    #[inline]
+    pub fn should_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes & 1023 != 0 || !self.can_stop {
+            return false;
+        }
+        self.ctl.publish_nodes(self.id, self.nodes);
+        if self.id == 0 {
+            let over_nodes = self
+                .ctl
+                .limits
+                .nodes
+                .is_some_and(|limit| self.ctl.total_nodes() >= limit);
+            if over_nodes || self.ctl.past_hard_limit() {
+                self.ctl.request_stop();
+            }
+        }
+        if self.ctl.stopped() {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+}

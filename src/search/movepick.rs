@@ -1,0 +1,264 @@
+//! Move ordering: static exchange evaluation (SEE), move scores (TT move, then winning and equal
+//! captures by MVV-LVA, promotions, killers, quiet moves by history, losing captures last), and a
+//! selection-sort picker over a stack-allocated move list.
+
+use shakmaty::{Chess, Move, MoveList, Position, Role};
+
+use super::history::History;
+use crate::eval::see_value;
+use crate::tt::PackedMove;
+
+const TT_MOVE: i32 = 4_000_000;
+const GOOD_CAPTURE: i32 = 2_000_000;
+const KILLER_1: i32 = 1_000_000;
+const KILLER_2: i32 = 999_000;
+const BAD_CAPTURE: i32 = -2_000_000;
+
+/// Static exchange evaluation of `m` on its target square: the material balance of the best
+/// sequence of captures there, with x-rays (attacks are recomputed as pieces leave the square's lines).
+pub fn see(pos: &Chess, m: Move) -> i32 {
+    let (from, to, mut attacker, first_gain, mut occ) = match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            let promo_gain = promotion.map_or(0, |p| see_value(p) - see_value(Role::Pawn));
+            (
+                from,
+                to,
+                promotion.unwrap_or(role),
+                capture.map_or(0, see_value) + promo_gain,
+                pos.board().occupied(),
+            )
+        }
+        Move::EnPassant { from, to } => {
+            let victim = shakmaty::Square::from_coords(to.file(), from.rank());
+            (
+                from,
+                to,
+                Role::Pawn,
+                see_value(Role::Pawn),
+                pos.board().occupied() ^ victim,
+            )
+        }
+        _ => return 0,
+    };
+    let board = pos.board();
+    let mut gain = [0i32; 40];
+    gain[0] = first_gain;
+    let mut d = 0usize;
+    let mut side = pos.turn();
+    let mut from_sq = Some(from);
+    while let Some(sq) = from_sq {
+        d += 1;
+        if d >= gain.len() {
+            break;
+        }
+        gain[d] = see_value(attacker) - gain[d - 1];
+        if (-gain[d - 1]).max(gain[d]) < 0 {
+            break;
+        }
+        occ ^= sq;
+        side = !side;
+        let attackers = board.attacks_to(to, side, occ) & occ;
+        from_sq = None;
+        for role in Role::ALL {
+            if let Some(s) = (attackers & board.by_role(role)).first() {
+                from_sq = Some(s);
+                attacker = role;
+                break;
+            }
+        }
+    }
+    while d > 1 {
+        d -= 1;
+        gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+    }
+    gain[0]
+}
+
+/// True if the move wins or keeps material by SEE (cheap when the victim outvalues the attacker).
+#[inline]
+pub fn see_non_negative(pos: &Chess, m: Move) -> bool {
+    if let Some(victim) = m.capture() {
+        if see_value(victim) >= see_value(m.role()) {
+            return true;
+        }
+    }
+    see(pos, m) >= 0
+}
+
+#[inline]
+fn is_tactical(m: &Move) -> bool {
+    m.is_capture() || m.promotion() == Some(Role::Queen)
+}
+
+/// Ordering score of a capture or queen promotion (MVV-LVA, with SEE deciding good or bad).
+#[inline]
+fn tactical_score(pos: &Chess, m: Move) -> i32 {
+    let victim = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
+    let mvv_lva = victim * 16 - see_value(m.role()) / 16;
+    if see_non_negative(pos, m) {
+        GOOD_CAPTURE + mvv_lva
+    } else {
+        BAD_CAPTURE + mvv_lva
+    }
+}
+
+/// A list of legal moves with ordering scores, handed out best first.
+pub struct MovePicker {
+    moves: MoveList,
+    scores: [i32; 256],
+    next: usize,
+}
+
+impl MovePicker {
+    /// All legal moves of a main-search node.
+    pub fn new(
+        pos: &Chess,
+        moves: MoveList,
+        tt_move: PackedMove,
+        history: &History,
+        ply: usize,
+    ) -> MovePicker {
+        let killers = history.killers(ply);
+        let turn = pos.turn();
+        let mut scores = [0i32; 256];
+        for (s, &m) in scores.iter_mut().zip(moves.iter()) {
+            *s = if tt_move.matches(m) {
+                TT_MOVE
+            } else if is_tactical(&m) {
+                tactical_score(pos, m)
+            } else if killers[0].matches(m) {
+                KILLER_1
+            } else if killers[1].matches(m) {
+                KILLER_2
+            } else if m.is_promotion() {
+                // Under-promotions: rarely good.
+                BAD_CAPTURE - 1000
+            } else {
+                history.score(turn, m)
+            };
+        }
+        MovePicker {
+            moves,
+            scores,
+            next: 0,
+        }
+    }
+
+    /// Captures and promotions of a quiescence node (quiet moves are dropped), MVV-LVA ordered.
+    pub fn tactical(mut moves: MoveList, tt_move: PackedMove) -> MovePicker {
+        moves.retain(|m| m.is_capture() || m.is_promotion());
+        let mut scores = [0i32; 256];
+        for (s, &m) in scores.iter_mut().zip(moves.iter()) {
+            *s = if tt_move.matches(m) {
+                TT_MOVE
+            } else {
+                let victim = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
+                victim * 16 - see_value(m.role()) / 16
+            };
+        }
+        MovePicker {
+            moves,
+            scores,
+            next: 0,
+        }
+    }
+
+    /// Number of moves.
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// True when there are no moves.
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// The next best move and its ordering score.
+    #[inline]
+    pub fn next_move(&mut self) -> Option<(Move, i32)> {
+        let n = self.moves.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        let i = self.next;
+        self.next += 1;
+        Some((self.moves[i], self.scores[i]))
+    }
+}
+
+/// True if an ordering score belongs to a losing capture (SEE < 0).
+#[inline]
+pub fn is_bad_capture_score(score: i32) -> bool {
+    score < BAD_CAPTURE / 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{parse_uci_move, Board};
+
+    fn see_of(fen: &str, mv: &str) -> i32 {
+        let b = Board::from_fen(fen, false).unwrap();
+        let m = parse_uci_move(b.pos(), mv).unwrap();
+        see(b.pos(), m)
+    }
+
+    #[test]
+    fn see_values() {
+        // Rook takes an undefended pawn.
+        assert_eq!(
+            see_of("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5"),
+            100
+        );
+        // Knight takes a pawn defended by a pawn... loses the knight for a pawn.
+        assert_eq!(
+            see_of(
+                "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1",
+                "d3e5"
+            ),
+            100 - 320
+        );
+        // Pawn takes a defended pawn: even trade.
+        assert_eq!(see_of("4k3/8/3p4/4p3/3P4/8/8/4K3 w - - 0 1", "d4e5"), 0);
+        // Queen takes a rook defended behind an x-ray: QxR, RxQ, RxR.
+        assert_eq!(
+            see_of("3r3k/3r4/8/8/8/8/3Q4/3RK3 w - - 0 1", "d2d7"),
+            500 - 950 + 500
+        );
+    }
+
+    #[test]
+    fn picker_orders_tt_move_then_captures() {
+        let b = Board::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            false,
+        )
+        .unwrap();
+        let h = History::new();
+        let tt = parse_uci_move(b.pos(), "a2a3").unwrap();
+        let mut p = MovePicker::new(b.pos(), b.pos().legal_moves(), PackedMove::new(tt), &h, 0);
+        assert_eq!(p.len(), 48);
+        assert_eq!(p.next_move().map(|x| x.0), Some(tt));
+        let (second, _) = p.next_move().unwrap();
+        assert!(second.is_capture());
+        let mut count = 2;
+        while p.next_move().is_some() {
+            count += 1;
+        }
+        assert_eq!(count, 48);
+    }
+}

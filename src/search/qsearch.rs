@@ -1,0 +1,128 @@
+//! Quiescence search: at the horizon, only captures and promotions are searched (losing captures by
+//! SEE are skipped), with the static evaluation as a stand-pat bound; in check, every evasion is
+//! searched so that mates at the horizon are seen.
+
+use shakmaty::Position;
+
+use super::movepick::{see_non_negative, MovePicker};
+use super::{mated_in, Searcher, MATE, MAX_PLY};
+use crate::board::Board;
+use crate::eval::evaluate;
+use crate::tt::{score_from_tt, score_to_tt, Bound, PackedMove};
+
+impl Searcher {
+    /// Quiescence search of `b` at `ply` with window (`alpha`, `beta`); fail-soft.
+    pub fn qsearch(&mut self, b: &Board, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.should_stop() {
+            return 0;
+        }
+        self.nodes += 1;
+        let pv_node = beta - alpha > 1;
+        self.pv.clear(ply);
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        let pos = b.pos();
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+        let key = b.key();
+        let entry = self.tt.probe(key);
+        let mut tt_move = PackedMove::NONE;
+        if let Some(e) = entry {
+            tt_move = e.mv;
+            if !pv_node {
+                let s = score_from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let in_check = b.in_check();
+        let alpha_orig = alpha;
+        let stand_pat;
+        let mut best;
+        if in_check {
+            stand_pat = -MATE;
+            best = mated_in(ply);
+        } else {
+            stand_pat = match entry {
+                Some(e) => i32::from(e.eval),
+                None => evaluate(pos),
+            };
+            if stand_pat >= beta {
+                if entry.is_none() {
+                    self.tt.store(
+                        key,
+                        PackedMove::NONE,
+                        score_to_tt(stand_pat, ply),
+                        stand_pat as i16,
+                        0,
+                        Bound::Lower,
+                        false,
+                    );
+                }
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+        let moves = pos.legal_moves();
+        if in_check && moves.is_empty() {
+            return mated_in(ply);
+        }
+        let mut picker = if in_check {
+            MovePicker::new(pos, moves, tt_move, &self.history, ply)
+        } else {
+            MovePicker::tactical(moves, tt_move)
+        };
+        let mut best_move = None;
+        while let Some((m, _)) = picker.next_move() {
+            if !in_check && !see_non_negative(pos, m) {
+                continue;
+            }
+            let child = b.play(m);
+            let score = -self.qsearch(&child, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if pv_node {
+                        self.pv.update(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig && pv_node {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let eval_store = if in_check { 0 } else { stand_pat };
+        self.tt.store(
+            key,
+            best_move.map_or(PackedMove::NONE, PackedMove::new),
+            score_to_tt(best, ply),
+            eval_store.clamp(-MATE, MATE) as i16,
+            0,
+            bound,
+            false,
+        );
+        best
+    }
+}

@@ -1,0 +1,311 @@
+//! The shared lock-free transposition table.
+//!
+//! Every slot is two `AtomicU64` words: `check = key ^ data` and `data` (Hyatt–Mann lockless hashing).
+//! A reader that sees a torn pair (one word from one writer, one from another) computes a key that
+//! does not match and treats the slot as empty, so no lock and no `unsafe` is needed and every thread
+//! can probe and store at once. Slots are grouped four to a 64-byte bucket (one cache line).
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+use rayon::prelude::*;
+
+use super::entry::{Bound, EntryData, PackedMove, GENERATIONS};
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+const SLOTS: usize = 4;
+
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket {
+    slots: [Slot; SLOTS],
+}
+
+/// Largest `Hash` value accepted, in MiB.
+pub const MAX_HASH_MB: usize = 65536;
+
+/// The transposition table shared by all search threads.
+pub struct Table {
+    buckets: Vec<Bucket>,
+    generation: AtomicU8,
+}
+
+impl Table {
+    /// Allocates a table of `hash_mb` MiB; an allocation failure is an error, never an abort.
+    pub fn new(hash_mb: usize) -> Result<Table, String> {
+        let hash_mb = hash_mb.clamp(1, MAX_HASH_MB);
+        if let Some(available) = available_memory_mb() {
+            if hash_mb > available {
+                return Err(format!(
+                    "cannot allocate {hash_mb} MB for the hash table: only {available} MB of memory is available"
+                ));
+            }
+        }
+        let count = (hash_mb << 20) / std::mem::size_of::<Bucket>();
+        let mut buckets: Vec<Bucket> = Vec::new();
+        buckets
+            .try_reserve_exact(count)
+            .map_err(|_| format!("cannot allocate {hash_mb} MB for the hash table"))?;
+        buckets.par_extend((0..count).into_par_iter().map(|_| Bucket::default()));
+        Ok(Table {
+            buckets,
+            generation: AtomicU8::new(0),
+        })
+    }
+
+    /// Size in MiB.
+    pub fn size_mb(&self) -> usize {
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+    }
+
+    /// Number of slots.
+    pub fn capacity(&self) -> usize {
+        self.buckets.len() * SLOTS
+    }
+
+    /// Empties every slot, in parallel over rayon's pool.
+    pub fn clear(&self) {
+        self.buckets.par_iter().for_each(|b| {
+            for s in &b.slots {
+                s.check.store(0, Ordering::Relaxed);
+                s.data.store(0, Ordering::Relaxed);
+            }
+        });
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search generation (older entries become preferred victims).
+    pub fn new_search(&self) {
+        let g = (self.generation.load(Ordering::Relaxed) + 1) % GENERATIONS;
+        self.generation.store(g, Ordering::Relaxed);
+    }
+
+    /// The current generation.
+    pub fn generation(&self) -> u8 {
+        self.generation.load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// Hints the CPU to fetch the bucket of `key` (called right after a move is made).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        let b = self.bucket(key);
+        // A relaxed load of the first word is a portable stand-in for a prefetch instruction.
+        let _ = b.slots[0].check.load(Ordering::Relaxed);
+    }
+
+    /// Looks `key` up; only an entry whose full 64-bit key verifies is returned.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<EntryData> {
+        for s in &self.bucket(key).slots {
+            let data = s.data.load(Ordering::Relaxed);
+            let check = s.check.load(Ordering::Relaxed);
+            if check ^ data == key && data != 0 {
+                let e = EntryData::unpack(data);
+                if e.bound != Bound::None {
+                    return Some(e);
+                }
+            }
+        }
+        None
+    }
+
+    /// Stores a search result. Replacement: the slot holding the same key (kept when the old entry
+    /// is much deeper, of this search, and the new one is not exact), else an empty slot, else the slot
+    /// with the lowest `depth - 8 * age`. Entries pinned in this generation (learned positions) are
+    /// never evicted or overwritten by ordinary stores.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        mv: PackedMove,
+        score: i16,
+        eval: i16,
+        depth: u8,
+        bound: Bound,
+        pinned: bool,
+    ) {
+        let generation = self.generation();
+        let bucket = self.bucket(key);
+        let mut victim: Option<(&Slot, i32)> = None;
+        for s in &bucket.slots {
+            let data = s.data.load(Ordering::Relaxed);
+            let check = s.check.load(Ordering::Relaxed);
+            let old = EntryData::unpack(data);
+            let empty = data == 0 || old.bound == Bound::None;
+            let protected = !empty && old.pinned && old.generation == generation && !pinned;
+            if !empty && check ^ data == key {
+                if protected {
+                    return;
+                }
+                let keep_move = mv.is_none();
+                let shallower = u32::from(depth) + 4 <= u32::from(old.depth);
+                if shallower && bound != Bound::Exact && old.generation == generation {
+                    return;
+                }
+                let new = EntryData {
+                    mv: if keep_move { old.mv } else { mv },
+                    score,
+                    eval,
+                    depth,
+                    bound,
+                    pinned,
+                    generation,
+                };
+                write(s, key, new.pack());
+                return;
+            }
+            if protected {
+                continue;
+            }
+            let worth = if empty {
+                i32::MIN
+            } else {
+                let age = i32::from((GENERATIONS + generation - old.generation) % GENERATIONS);
+                i32::from(old.depth) - 8 * age
+            };
+            if victim.is_none_or(|(_, w)| worth < w) {
+                victim = Some((s, worth));
+            }
+        }
+        if let Some((s, _)) = victim {
+            let new = EntryData {
+                mv,
+                score,
+                eval,
+                depth,
+                bound,
+                pinned,
+                generation,
+            };
+            write(s, key, new.pack());
+        }
+    }
+
+    /// Permille of sampled slots used by the current search generation (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation();
+        let sample = self.buckets.iter().take(250);
+        let mut total = 0u32;
+        let mut used = 0u32;
+        for b in sample {
+            for s in &b.slots {
+                total += 1;
+                let e = EntryData::unpack(s.data.load(Ordering::Relaxed));
+                if e.bound != Bound::None && e.generation == generation {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000).checked_div(total).unwrap_or(0)
+    }
+}
+
+/// Memory the OS says is available (Linux `MemAvailable`), in MiB; `None` where unknown.
+fn available_memory_mb() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
+#[inline]
+fn write(slot: &Slot, key: u64, data: u64) {
+    slot.check.store(key ^ data, Ordering::Relaxed);
+    slot.data.store(data, Ordering::Relaxed);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn store_and_probe() {
+        let t = Table::new(1).unwrap();
+        assert_eq!(t.size_mb(), 1);
+        assert!(t.probe(42).is_none());
+        t.store(42, PackedMove(77), -120, 15, 7, Bound::Lower, false);
+        let e = t.probe(42).unwrap();
+        assert_eq!(
+            (e.mv, e.score, e.eval, e.depth, e.bound),
+            (PackedMove(77), -120, 15, 7, Bound::Lower)
+        );
+        assert!(t.probe(43).is_none());
+        t.clear();
+        assert!(t.probe(42).is_none());
+    }
+
+    #[test]
+    fn replacement_prefers_shallow_and_old() {
+        let t = Table::new(1).unwrap();
+        // Keys that all map to bucket 0: the top bits decide the bucket.
+        let keys: Vec<u64> = (1..=5u64).collect();
+        for (i, &k) in keys.iter().take(4).enumerate() {
+            t.store(k, PackedMove::NONE, 0, 0, 10 + i as u8, Bound::Exact, false);
+        }
+        t.store(keys[4], PackedMove::NONE, 0, 0, 20, Bound::Exact, false);
+        assert!(
+            t.probe(keys[0]).is_none(),
+            "the shallowest entry is the victim"
+        );
+        assert!(t.probe(keys[4]).is_some());
+        // A pinned entry of this generation survives deeper stores.
+        t.store(100, PackedMove::NONE, 5, 0, 1, Bound::Lower, true);
+        for k in 101..120 {
+            t.store(k, PackedMove::NONE, 0, 0, 50, Bound::Exact, false);
+        }
+        assert_eq!(t.probe(100).map(|e| e.score), Some(5));
+        t.store(100, PackedMove::NONE, 9, 0, 60, Bound::Exact, false);
+        assert_eq!(t.probe(100).map(|e| e.score), Some(5));
+    }
+
+    #[test]
+    fn concurrent_writers_never_yield_torn_entries() {
+        // Random 50-bit keys: all land in the first buckets, so four threads fight over few slots.
+        let keys: Arc<Vec<u64>> = Arc::new(
+            (1..=64u64)
+                .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 14)
+                .collect(),
+        );
+        let t = Arc::new(Table::new(1).unwrap());
+        let handles: Vec<_> = (0..4u16)
+            .map(|id| {
+                let (t, keys) = (Arc::clone(&t), Arc::clone(&keys));
+                std::thread::spawn(move || {
+                    for i in 0..200_000usize {
+                        let key = keys[i % keys.len()];
+                        // Every writer stores the key's low bits as score and eval, so any verified
+                        // entry must agree with the key it was found under.
+                        let tag = key as i16;
+                        t.store(key, PackedMove(id + 1), tag, tag, 3, Bound::Exact, false);
+                        if let Some(e) = t.probe(key) {
+                            assert_eq!((e.score, e.eval), (tag, tag));
+                        }
+                    }
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join().unwrap();
+        }
+    }
+
+    #[test]
+    fn absurd_size_is_an_error_not_an_abort() {
+        // Sizes beyond the clamp are clamped; the clamp itself may or may not be allocatable here.
+        match Table::new(usize::MAX) {
+            Ok(t) => assert_eq!(t.size_mb(), MAX_HASH_MB),
+            Err(msg) => assert!(msg.contains("cannot allocate")),
+        }
+    }
+}

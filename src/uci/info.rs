@@ -1,0 +1,127 @@
+//! Formatting of the engine's UCI output (`info`, `bestmove`, `info string`), and the one function
+//! that writes a line to stdout (so lines from the search thread and the input thread never interleave).
+
+use std::io::Write;
+
+use shakmaty::Move;
+
+use crate::board::{castling_mode, move_to_uci};
+use crate::search::{is_mate, mate_moves};
+use crate::tt::Bound;
+
+/// Fields of one `info` line.
+pub struct InfoLine<'a> {
+    /// Iteration depth.
+    pub depth: u32,
+    /// Selective depth.
+    pub seldepth: u32,
+    /// 1-based MultiPV index.
+    pub multipv: usize,
+    /// Score from the engine's side.
+    pub score: i32,
+    /// Exact, or lower/upper bound (aspiration fail-high / fail-low).
+    pub bound: Bound,
+    /// Nodes of all threads.
+    pub nodes: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// TT fill, permille.
+    pub hashfull: u32,
+    /// The line.
+    pub pv: &'a [Move],
+    /// Castling notation.
+    pub chess960: bool,
+}
+
+/// `cp N` or `mate N`.
+pub fn format_score(score: i32) -> String {
+    if is_mate(score) {
+        format!("mate {}", mate_moves(score))
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// Moves separated by spaces.
+pub fn format_line(moves: &[Move], chess960: bool) -> String {
+    let mode = castling_mode(chess960);
+    moves
+        .iter()
+        .map(|&m| move_to_uci(m, mode))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// One `info depth ...` line.
+pub fn format_info(i: &InfoLine<'_>) -> String {
+    let nps = i.nodes * 1000 / i.time_ms.max(1);
+    let bound = match i.bound {
+        Bound::Lower => " lowerbound",
+        Bound::Upper => " upperbound",
+        _ => "",
+    };
+    let mut s = format!(
+        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {}",
+        i.depth,
+        i.seldepth.max(i.depth),
+        i.multipv,
+        format_score(i.score),
+        bound,
+        i.nodes,
+        nps,
+        i.hashfull,
+        i.time_ms
+    );
+    if !i.pv.is_empty() {
+        s.push_str(" pv ");
+        s.push_str(&format_line(i.pv, i.chess960));
+    }
+    s
+}
+
+/// `bestmove X [ponder Y]`, or `bestmove 0000` when there is no legal move.
+pub fn format_bestmove(best: Option<Move>, ponder: Option<Move>, chess960: bool) -> String {
+    let mode = castling_mode(chess960);
+    match (best, ponder) {
+        (Some(b), Some(p)) => format!(
+            "bestmove {} ponder {}",
+            move_to_uci(b, mode),
+            move_to_uci(p, mode)
+        ),
+        (Some(b), None) => format!("bestmove {}", move_to_uci(b, mode)),
+        (None, _) => "bestmove 0000".to_string(),
+    }
+}
+
+/// Writes one line to stdout and flushes it; a closed stdout is ignored (the GUI went away).
+pub fn emit(line: &str) {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+/// `info string error: ...`
+pub fn error(msg: &str) {
+    emit(&format!("info string error: {msg}"));
+}
+
+/// `info string ...`
+pub fn message(msg: &str) {
+    emit(&format!("info string {msg}"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::MATE;
+
+    #[test]
+    fn scores() {
+        assert_eq!(format_score(35), "cp 35");
+        assert_eq!(format_score(MATE - 1), "mate 1");
+        assert_eq!(format_score(MATE - 3), "mate 2");
+        assert_eq!(format_score(-MATE + 2), "mate -1");
+        assert_eq!(format_bestmove(None, None, false), "bestmove 0000");
+    }
+}

@@ -1,0 +1,230 @@
+//! UCI options: their declarations (printed on `uci`), current values, and validation of
+//! `setoption` (names matched case-insensitively; out-of-range values clamped with a warning;
+//! unparsable values and unknown names refused so the previous value stays).
+
+use crate::tt::table::MAX_HASH_MB;
+
+/// How an option is declared to the GUI.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Spin { default: i64, min: i64, max: i64 },
+    Check { default: bool },
+    Button,
+}
+
+struct Spec {
+    name: &'static str,
+    kind: Kind,
+}
+
+const SPECS: &[Spec] = &[
+    Spec {
+        name: "Hash",
+        kind: Kind::Spin {
+            default: 16,
+            min: 1,
+            max: MAX_HASH_MB as i64,
+        },
+    },
+    Spec {
+        name: "Threads",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 1024,
+        },
+    },
+    Spec {
+        name: "Clear Hash",
+        kind: Kind::Button,
+    },
+    Spec {
+        name: "Move Overhead",
+        kind: Kind::Spin {
+            default: 10,
+            min: 0,
+            max: 5000,
+        },
+    },
+    Spec {
+        name: "MultiPV",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+        },
+    },
+    Spec {
+        name: "Ponder",
+        kind: Kind::Check { default: false },
+    },
+    Spec {
+        name: "UCI_Chess960",
+        kind: Kind::Check { default: false },
+    },
+];
+
+/// Current option values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// TT size, MiB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Milliseconds kept back per move for GUI and network lag.
+    pub move_overhead_ms: u64,
+    /// Lines to report.
+    pub multipv: usize,
+    /// The GUI may send `go ponder`.
+    pub ponder: bool,
+    /// Chess960 castling notation and FENs.
+    pub chess960: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            move_overhead_ms: 10,
+            multipv: 1,
+            ponder: false,
+            chess960: false,
+        }
+    }
+}
+
+/// What a successful `setoption` changed (the engine acts on Hash, Threads and Clear Hash).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// New TT size requested (not yet applied: the allocation may fail).
+    Hash(usize),
+    /// New thread count.
+    Threads(usize),
+    /// Empty the TT.
+    ClearHash,
+    /// A value stored in [`Options`] directly.
+    Stored,
+}
+
+/// The `option name ...` lines for `uci`.
+pub fn declarations() -> Vec<String> {
+    SPECS
+        .iter()
+        .map(|s| match s.kind {
+            Kind::Spin { default, min, max } => format!(
+                "option name {} type spin default {default} min {min} max {max}",
+                s.name
+            ),
+            Kind::Check { default } => {
+                format!("option name {} type check default {default}", s.name)
+            }
+            Kind::Button => format!("option name {} type button", s.name),
+        })
+        .collect()
+}
+
+fn parse_spin(
+    name: &str,
+    value: Option<&str>,
+    min: i64,
+    max: i64,
+) -> Result<(i64, Vec<String>), String> {
+    let text = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
+    let text = text.trim();
+    let v: i128 = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number for option '{name}'"))?;
+    let clamped = v.clamp(i128::from(min), i128::from(max)) as i64;
+    let mut warnings = Vec::new();
+    if clamped as i128 != v {
+        warnings.push(format!(
+            "value {text} for option '{name}' is out of range {min}..{max}, clamped to {clamped}"
+        ));
+    }
+    Ok((clamped, warnings))
+}
+
+fn parse_check(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        Some(other) => Err(format!("'{other}' is not true/false for option '{name}'")),
+        None => Err(format!("option '{name}' needs a value true or false")),
+    }
+}
+
+impl Options {
+    /// Validates and applies one `setoption`. On error nothing changes.
+    /// Returns what changed and warnings (e.g. clamping) to show as `info string error: ...`.
+    pub fn set(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<(Change, Vec<String>), String> {
+        let spec = SPECS
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(name.trim()))
+            .ok_or_else(|| format!("unknown option '{}'", name.trim()))?;
+        match spec.kind {
+            Kind::Spin { min, max, .. } => {
+                let (v, warnings) = parse_spin(spec.name, value, min, max)?;
+                let change = match spec.name {
+                    "Hash" => Change::Hash(v as usize),
+                    "Threads" => {
+                        self.threads = v as usize;
+                        Change::Threads(v as usize)
+                    }
+                    "Move Overhead" => {
+                        self.move_overhead_ms = v as u64;
+                        Change::Stored
+                    }
+                    _ => {
+                        self.multipv = v as usize;
+                        Change::Stored
+                    }
+                };
+                Ok((change, warnings))
+            }
+            Kind::Check { .. } => {
+                let v = parse_check(spec.name, value)?;
+                if spec.name == "Ponder" {
+                    self.ponder = v;
+                } else {
+                    self.chess960 = v;
+                }
+                Ok((Change::Stored, Vec::new()))
+            }
+            Kind::Button => Ok((Change::ClearHash, Vec::new())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_and_clamp() {
+        let mut o = Options::default();
+        assert_eq!(o.set("hash", Some("64")).unwrap().0, Change::Hash(64));
+        let (c, w) = o.set("Hash", Some("999999")).unwrap();
+        assert_eq!(c, Change::Hash(MAX_HASH_MB));
+        assert_eq!(w.len(), 1);
+        assert!(o.set("Hash", Some("abc")).is_err());
+        assert!(o.set("Hash", None).is_err());
+        assert!(o.set("NoSuch", Some("1")).is_err());
+        let (_, w) = o.set("Threads", Some("0")).unwrap();
+        assert_eq!((o.threads, w.len()), (1, 1));
+        o.set("MultiPV", Some("3")).unwrap();
+        assert_eq!(o.multipv, 3);
+        o.set("uci_chess960", Some("true")).unwrap();
+        assert!(o.chess960);
+        assert!(o.set("Ponder", Some("maybe")).is_err());
+        assert!(!o.ponder);
+        assert_eq!(o.set("Clear Hash", None).unwrap().0, Change::ClearHash);
+        o.set("Move Overhead", Some("-5")).unwrap();
+        assert_eq!(o.move_overhead_ms, 0);
+        assert_eq!(declarations().len(), SPECS.len());
+    }
+}
