@@ -46,11 +46,10 @@ pub fn budget(clock: &Clock, turn: Color, overhead_ms: u64) -> TimeBudget {
     let Some(time) = time else {
         return TimeBudget::default();
     };
-    // What we may spend at all: the clock less the overhead, keeping a small reserve.
-    let usable = time
-        .saturating_sub(overhead_ms)
-        .saturating_sub(time / 50)
-        .max(1);
+    // What we may spend at all: the clock less the overhead and a reserve (up to 50 ms) that keeps
+    // the clock from settling at a few milliseconds in increment games.
+    let reserve = (time / 2).min(50) + time / 50;
+    let usable = time.saturating_sub(overhead_ms + reserve).max(1);
     let moves_left = u64::from(clock.movestogo.unwrap_or(25).clamp(1, 40));
     let mut soft = usable / moves_left + inc * 3 / 4;
     let mut hard = (soft * 4).min(usable * 6 / 10);

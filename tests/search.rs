@@ -1,0 +1,145 @@
+//! Search behaviour through the library API: mates found with the right distance, PVs legal and
+//! complete, draws by repetition, the fifty-move rule and insufficient material recognised.
+
+use std::sync::Arc;
+
+use shakmaty::Position;
+use trine::board::{Board, Game};
+use trine::search::iterate::SearchParams;
+use trine::search::{mate_moves, SearchControl, SearchLimits, SearchResult, Searcher, MATE_BOUND};
+use trine::tt::Table;
+
+fn search_game(game: &Game, depth: u32, multipv: usize) -> SearchResult {
+    let tt = Arc::new(Table::new(16).unwrap());
+    let limits = SearchLimits {
+        depth: Some(depth),
+        ..SearchLimits::default()
+    };
+    let ctl = Arc::new(SearchControl::new(limits, 1, false));
+    let mut s = Searcher::new(0, tt, ctl);
+    let params = SearchParams {
+        multipv,
+        ..SearchParams::default()
+    };
+    s.iterate(game, &params)
+}
+
+fn search(fen: &str, depth: u32) -> SearchResult {
+    search_game(&Game::new(Board::from_fen(fen, false).unwrap()), depth, 1)
+}
+
+/// Replays a line from `board`, asserting every move legal; returns the final board.
+fn replay(board: &Board, line: &[shakmaty::Move]) -> Board {
+    let mut b = board.clone();
+    for m in line {
+        assert!(b.pos().is_legal(*m), "illegal PV move {m:?} in {line:?}");
+        b = b.play(*m);
+    }
+    b
+}
+
+#[test]
+fn mates_are_found_with_their_distance() {
+    for (fen, moves) in [
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1),
+        ("7k/8/8/8/8/8/R7/1R5K w - - 0 1", 2),
+        (
+            "r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1",
+            2,
+        ),
+    ] {
+        let r = search(fen, 2 * moves as u32 + 2);
+        let line = &r.lines[0];
+        assert!(line.score >= MATE_BOUND, "{fen}: score {}", line.score);
+        assert_eq!(mate_moves(line.score), moves, "{fen}");
+        assert_eq!(
+            line.pv.len(),
+            2 * moves as usize - 1,
+            "{fen}: pv {:?}",
+            line.pv
+        );
+        let end = replay(&Board::from_fen(fen, false).unwrap(), &line.pv);
+        assert!(end.pos().is_checkmate(), "{fen}: PV does not end in mate");
+        assert_eq!(r.best_move, line.pv.first().copied());
+    }
+}
+
+#[test]
+fn being_mated_is_scored_negative() {
+    // Black's only move Kb8 is met by Rh8 mate.
+    let r = search("k7/8/1K6/8/8/8/8/7R b - - 0 1", 4);
+    assert!(r.lines[0].score <= -MATE_BOUND, "{}", r.lines[0].score);
+    assert_eq!(mate_moves(r.lines[0].score), -1);
+    assert_eq!(r.lines[0].pv.len(), 2);
+}
+
+#[test]
+fn pvs_are_legal_and_as_long_as_the_depth() {
+    for fen in trine::bench::POSITIONS.iter().step_by(5) {
+        let depth = 5;
+        let r = search(fen, depth);
+        let root = Board::from_fen(fen, false).unwrap();
+        let line = &r.lines[0];
+        let end = replay(&root, &line.pv);
+        let ended = end.pos().is_game_over() || end.is_rule_draw();
+        if line.score.abs() < MATE_BOUND && !ended && line.score != 0 {
+            assert!(
+                line.pv.len() >= depth as usize,
+                "{fen}: pv of {} moves at depth {depth}",
+                line.pv.len()
+            );
+        }
+        assert_eq!(r.depth, depth);
+    }
+}
+
+#[test]
+fn multipv_lines_are_distinct_and_ordered() {
+    let game = Game::new(Board::startpos());
+    let r = search_game(&game, 5, 4);
+    assert_eq!(r.lines.len(), 4);
+    let firsts: Vec<_> = r.lines.iter().map(|l| l.pv[0]).collect();
+    for i in 0..firsts.len() {
+        for j in i + 1..firsts.len() {
+            assert_ne!(firsts[i], firsts[j]);
+        }
+        if i > 0 {
+            assert!(r.lines[i - 1].score >= r.lines[i].score);
+        }
+    }
+}
+
+#[test]
+fn repetition_is_a_draw_the_losing_side_takes() {
+    // White, a queen down, can repeat a position of the game with Nf3 (it arose after 1.Nf3).
+    let start = Board::from_fen("4k3/8/8/8/8/8/q7/4K1N1 w - - 0 1", false).unwrap();
+    let game = Game::from_moves(start, &["g1f3", "a2b2", "f3g1", "b2a2"]).unwrap();
+    let r = search_game(&game, 6, 1);
+    assert_eq!(r.lines[0].score, 0);
+    assert_eq!(
+        r.best_move
+            .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string()),
+        Some("g1f3".to_string())
+    );
+    // Without that history the same position is simply lost.
+    let fresh = search("4k3/8/8/8/8/8/q7/4K1N1 w - - 0 1", 6);
+    assert!(fresh.lines[0].score < -500);
+}
+
+#[test]
+fn fifty_move_rule_and_insufficient_material_are_draws() {
+    let r = search("7k/8/8/8/8/8/R7/4K3 w - - 99 80", 5);
+    assert_eq!(r.lines[0].score, 0);
+    let r = search("7k/8/8/8/8/8/R7/4K3 w - - 0 80", 5);
+    assert!(r.lines[0].score > 300);
+    let r = search("8/8/8/4k3/8/8/3NK3/8 w - - 0 1", 6);
+    assert_eq!(r.lines[0].score, 0);
+}
+
+#[test]
+fn no_legal_move_gives_no_best_move() {
+    let r = search("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", 3);
+    assert!(r.best_move.is_none());
+    let r = search("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 3);
+    assert!(r.best_move.is_none());
+}
