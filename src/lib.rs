@@ -3,13 +3,15 @@
 //! Module map (see README.md): [`board`] (position + incremental Zobrist key + game history),
 //! [`eval`] (tapered evaluation), [`tt`] (shared lock-free transposition table), [`search`]
 //! (iterative deepening, PVS with expected node types, quiescence, triangular PV table),
-//! [`time`] (time management), [`uci`] (protocol), [`bench`] and [`perft`] (tools).
+//! [`smp`] (thread pool, Lazy SMP, split points at expected ALL-nodes), [`time`] (time management), [`uci`] (protocol), [`bench`] and [`perft`] (tools).
 
 pub mod bench;
 pub mod board;
 pub mod eval;
 pub mod perft;
+pub mod scale;
 pub mod search;
+pub mod smp;
 pub mod time;
 pub mod tt;
 pub mod uci;

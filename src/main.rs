@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use trine::{bench, board::Board, perft, uci};
+use trine::{bench, board::Board, perft, scale, smp::SmpMode, uci};
 
 #[derive(Parser)]
 #[command(
@@ -30,6 +30,30 @@ enum Cmd {
         /// Accepted (and ignored) for OpenBench's `bench <hash> <threads> <depth>` style callers.
         #[arg(hide = true)]
         rest: Vec<String>,
+    },
+    /// Thread-scaling benchmark: time-to-depth, speedup, nps, overhead, splits, per thread count.
+    Scale {
+        /// Thread counts, comma-separated.
+        #[arg(long, value_delimiter = ',', default_values_t = vec![1usize, 2])]
+        threads: Vec<usize>,
+        /// Depth every search completes.
+        #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: u32,
+        /// EPD/FEN file of positions (default: 13 of the bench positions).
+        #[arg(long)]
+        positions: Option<std::path::PathBuf>,
+        /// lazy, ybw, hybrid or all.
+        #[arg(long, default_value = "all")]
+        mode: String,
+        /// Hash per search, MB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// CSV output file.
+        #[arg(long, default_value = "scale.csv")]
+        csv: std::path::PathBuf,
+        /// SVG plot of speedup vs. threads.
+        #[arg(long, default_value = "scale.svg")]
+        svg: std::path::PathBuf,
     },
     /// Move-generation check: an EPD suite (`--epd FILE --max-depth N`) or divide (`--fen FEN --depth N`).
     Perft {
@@ -62,6 +86,15 @@ fn main() -> ExitCode {
             bench::run(depth, stats);
             ExitCode::SUCCESS
         }
+        Some(Cmd::Scale {
+            threads,
+            depth,
+            positions,
+            mode,
+            hash,
+            csv,
+            svg,
+        }) => run_scale(threads, depth, positions, &mode, hash, csv, svg),
         Some(Cmd::Perft {
             epd,
             max_depth,
@@ -70,6 +103,82 @@ fn main() -> ExitCode {
             chess960,
         }) => run_perft(epd, max_depth, fen, depth, chess960),
     }
+}
+
+fn run_scale(
+    threads: Vec<usize>,
+    depth: u32,
+    positions: Option<std::path::PathBuf>,
+    mode: &str,
+    hash: usize,
+    csv: std::path::PathBuf,
+    svg: std::path::PathBuf,
+) -> ExitCode {
+    let modes = if mode.eq_ignore_ascii_case("all") {
+        vec![SmpMode::Lazy, SmpMode::Ybw, SmpMode::Hybrid]
+    } else {
+        match SmpMode::parse(mode) {
+            Some(m) => vec![m],
+            None => {
+                eprintln!("error: --mode must be lazy, ybw, hybrid or all, not '{mode}'");
+                return ExitCode::from(2);
+            }
+        }
+    };
+    if threads.is_empty() || threads.iter().any(|&t| t == 0 || t > 1024) {
+        eprintln!("error: --threads takes counts between 1 and 1024");
+        return ExitCode::from(2);
+    }
+    let positions = match positions {
+        Some(path) => match scale::read_positions(&path) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => scale::default_positions(),
+    };
+    let cfg = scale::ScaleConfig {
+        threads,
+        depth,
+        positions,
+        modes,
+        hash_mb: hash,
+        progress: true,
+    };
+    let rows = match scale::run(&cfg) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    print!("{}", scale::format_table(&rows, depth, cfg.positions.len()));
+    for mode in &cfg.modes {
+        if let Some(r) = rows
+            .iter()
+            .filter(|r| r.mode == *mode)
+            .max_by_key(|r| r.threads)
+        {
+            println!(
+                "\nnode types, {} with {} threads:\n{}",
+                mode.name(),
+                r.threads,
+                r.stats
+            );
+        }
+    }
+    if let Err(e) = std::fs::write(&csv, scale::format_csv(&rows)) {
+        eprintln!("error: cannot write {}: {e}", csv.display());
+        return ExitCode::FAILURE;
+    }
+    if let Err(e) = scale::write_svg(&rows, &svg) {
+        eprintln!("error: cannot write {}: {e}", svg.display());
+        return ExitCode::FAILURE;
+    }
+    println!("\nwrote {} and {}", csv.display(), svg.display());
+    ExitCode::SUCCESS
 }
 
 fn run_perft(

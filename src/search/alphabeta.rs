@@ -140,6 +140,33 @@ impl Searcher {
                 quiets_tried[quiet_count] = Some(m);
                 quiet_count += 1;
             }
+            // Young Brothers Wait: the eldest brother is searched and did not cut off; at an
+            // expected ALL-node every younger brother must be searched too, so offer them to helpers.
+            if index == 1
+                && expected == NodeType::All
+                && beta - alpha == 1
+                && self.splits.wanted(depth)
+                && !picker.is_exhausted()
+            {
+                let mut rest: Vec<Move> = Vec::with_capacity(picker.len());
+                while let Some((m, _)) = picker.next_move() {
+                    rest.push(m);
+                }
+                let Some(r) = self.split(b, alpha, beta, depth, ply, best, rest) else {
+                    self.keys.pop();
+                    return 0;
+                };
+                if r.best > best {
+                    best = r.best;
+                    if r.best > alpha {
+                        best_move = r.best_move;
+                    }
+                }
+                if let Some(m) = r.best_move.filter(|m| r.cutoff && !m.is_capture()) {
+                    self.history.update_cutoff(pos.turn(), ply, depth, m, &[]);
+                }
+                break;
+            }
         }
         self.keys.pop();
 

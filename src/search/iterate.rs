@@ -90,6 +90,9 @@ impl Searcher {
         let mut lines: Vec<RootLine> = Vec::new();
 
         for depth in 1..=max_depth {
+            if crate::smp::lazy::skip_depth(self.id, depth) && depth < max_depth {
+                continue;
+            }
             self.root_depth = depth as i32;
             self.seldepth = 0;
             self.can_stop = depth > 1;
@@ -143,6 +146,10 @@ impl Searcher {
                 for (i, line) in lines.iter().enumerate() {
                     self.report_line(depth, i, line, Bound::Exact, params);
                 }
+            }
+            if self.id != 0 {
+                // Helpers never decide when the search ends.
+                continue;
             }
             let best = lines[0].score;
             if let Some(m) = self.ctl.limits.mate {

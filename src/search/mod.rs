@@ -9,11 +9,13 @@ pub mod history;
 pub mod iterate;
 pub mod movepick;
 pub mod node_type;
+pub mod parallel;
 pub mod pv;
 pub mod qsearch;
 
 use std::sync::Arc;
 
+use crate::smp::{SmpMode, SmpStats, SplitBoard, SplitPoint};
 use crate::tt::Table;
 pub use control::{SearchControl, SearchLimits};
 pub use iterate::{RootLine, SearchResult};
@@ -78,6 +80,15 @@ pub struct Searcher {
     pub root_depth: i32,
     /// While false, the stop flag is ignored (the first iteration always completes).
     pub can_stop: bool,
+    /// Split points of the current search.
+    pub splits: Arc<SplitBoard>,
+    /// The innermost split point this searcher works under (its cutoff aborts our work).
+    pub current_sp: Option<Arc<SplitPoint>>,
+    /// A second searcher used to help at split points without disturbing this one's own search
+    /// (Lazy SMP helpers in hybrid mode).
+    pub sp_worker: Option<Box<Searcher>>,
+    /// Split-point counters.
+    pub smp: SmpStats,
 }
 
 impl Searcher {
@@ -96,6 +107,10 @@ impl Searcher {
             stopped: false,
             root_depth: 0,
             can_stop: false,
+            splits: Arc::new(SplitBoard::new(SmpMode::Lazy, 1, i32::MAX)),
+            current_sp: None,
+            sp_worker: None,
+            smp: SmpStats::default(),
         }
     }
 
@@ -121,8 +136,17 @@ impl Searcher {
         if self.stopped {
             return true;
         }
+        if let Some(sp) = &self.current_sp {
+            if sp.is_aborted() {
+                self.stopped = true;
+                return true;
+            }
+        }
         if self.nodes & 1023 != 0 || !self.can_stop {
             return false;
+        }
+        if self.sp_worker.is_some() && self.splits.has_work() {
+            self.help_at_split_point();
         }
         self.ctl.publish_nodes(self.id, self.nodes);
         if self.id == 0 {

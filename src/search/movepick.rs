@@ -174,6 +174,11 @@ impl MovePicker {
         self.moves.len()
     }
 
+    /// True when every move has been handed out.
+    pub fn is_exhausted(&self) -> bool {
+        self.next >= self.moves.len()
+    }
+
     /// True when there are no moves.
     pub fn is_empty(&self) -> bool {
         self.moves.is_empty()

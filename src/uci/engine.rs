@@ -3,10 +3,7 @@
 //! valid state in place; searches run on their own thread so that `isready`, `stop`, `ponderhit` and
 //! `quit` are answered at once.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
-use std::thread::JoinHandle;
-use std::time::Duration;
 
 use shakmaty::{Move, Position};
 
@@ -16,7 +13,8 @@ use super::parse::{parse, Command, GoParams, PositionStart};
 use crate::board::{parse_uci_move, Board, Game};
 use crate::eval::evaluate;
 use crate::search::iterate::SearchParams;
-use crate::search::{SearchControl, SearchLimits, Searcher, MAX_DEPTH};
+use crate::search::{SearchLimits, MAX_DEPTH};
+use crate::smp::{pool::Task, Job, Pool};
 use crate::time::{budget, Clock};
 use crate::tt::Table;
 
@@ -29,23 +27,15 @@ pub enum Flow {
     Quit,
 }
 
-struct Running {
-    ctl: Arc<SearchControl>,
-    handle: JoinHandle<Searcher>,
-}
-
 /// The engine behind the UCI loop.
 pub struct Engine {
     game: Game,
     options: Options,
     tt: Arc<Table>,
-    idle: Option<Searcher>,
-    running: Option<Running>,
+    pool: Pool,
+    current: Option<Arc<Job>>,
     debug: bool,
 }
-
-/// Stack size of search threads (deep recursion with on-stack move lists).
-pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 impl Default for Engine {
     fn default() -> Self {
@@ -54,20 +44,20 @@ impl Default for Engine {
 }
 
 impl Engine {
-    /// A new engine with default options (16 MB hash, start position).
+    /// A new engine with default options (16 MB hash, one thread, start position).
     pub fn new() -> Engine {
         let options = Options::default();
         let tt =
             Arc::new(Table::new(options.hash_mb).unwrap_or_else(|_| {
                 Table::new(1).expect("a 1 MB hash table is always allocatable")
             }));
-        let ctl = Arc::new(SearchControl::new(SearchLimits::default(), 1, false));
+        let pool = Pool::new(options.threads).expect("one search thread can be started");
         Engine {
             game: Game::default(),
             options,
-            idle: Some(Searcher::new(0, Arc::clone(&tt), ctl)),
             tt,
-            running: None,
+            pool,
+            current: None,
             debug: false,
         }
     }
@@ -77,11 +67,9 @@ impl Engine {
         &self.game
     }
 
-    /// True while a search thread is running.
+    /// True while a search is running.
     pub fn is_searching(&self) -> bool {
-        self.running
-            .as_ref()
-            .is_some_and(|r| !r.handle.is_finished())
+        self.pool.is_busy()
     }
 
     /// Handles one input line.
@@ -114,27 +102,23 @@ impl Engine {
             Command::UciNewGame => {
                 self.stop_and_wait();
                 self.tt.clear();
-                if let Some(s) = self.idle.as_mut() {
-                    s.history.clear();
-                }
+                self.clear_history();
                 self.game = Game::default();
             }
             Command::Position { start, moves } => self.set_position(&start, &moves),
             Command::Go(go) => {
-                if self.running.is_some() {
-                    self.stop_and_wait();
-                }
+                self.stop_and_wait();
                 self.start_search(go);
             }
             Command::Stop => {
-                if self.running.is_some() {
+                if self.is_searching() {
                     self.stop_and_wait();
                 } else {
                     info::error("stop: no search is running");
                 }
             }
-            Command::PonderHit => match &self.running {
-                Some(r) if r.ctl.is_waiting() && !r.handle.is_finished() => r.ctl.ponderhit(),
+            Command::PonderHit => match &self.current {
+                Some(job) if job.ctl.is_waiting() && self.is_searching() => job.ctl.ponderhit(),
                 _ => info::error("ponderhit: no ponder search is running"),
             },
             Command::Quit => {
@@ -181,12 +165,31 @@ impl Engine {
 
     /// Called at end of input: finishes a bounded search, stops an infinite or ponder one.
     pub fn finish(&mut self) {
-        if let Some(r) = &self.running {
-            if r.ctl.is_waiting() {
-                r.ctl.request_stop();
+        if let Some(job) = &self.current {
+            if job.ctl.is_waiting() {
+                job.ctl.request_stop();
             }
         }
-        self.join();
+        self.pool.wait();
+    }
+
+    fn clear_history(&mut self) {
+        let job = Job {
+            task: Task::ClearHistory,
+            ctl: Arc::new(crate::search::SearchControl::new(
+                SearchLimits::default(),
+                self.pool.size(),
+                false,
+            )),
+            tt: Arc::clone(&self.tt),
+            splits: Arc::new(crate::smp::SplitBoard::new(
+                self.options.smp_mode,
+                self.pool.size(),
+                i32::MAX,
+            )),
+            outcome: Default::default(),
+        };
+        self.pool.run(Arc::new(job));
     }
 
     fn set_position(&mut self, start: &PositionStart, moves: &[String]) {
@@ -224,7 +227,20 @@ impl Engine {
                         }
                     },
                     Change::ClearHash => self.tt.clear(),
-                    Change::Threads(_) | Change::Stored => {}
+                    Change::Threads(n) => {
+                        if n != self.pool.size() {
+                            // The old threads go first: their stacks and tables are freed.
+                            self.pool = match Pool::new(n) {
+                                Ok(p) => p,
+                                Err(e) => {
+                                    info::error(&format!("{e}; using one thread"));
+                                    self.options.threads = 1;
+                                    Pool::new(1).expect("one search thread can be started")
+                                }
+                            };
+                        }
+                    }
+                    Change::Stored => {}
                 }
             }
         }
@@ -273,77 +289,26 @@ impl Engine {
             report: true,
             chess960: self.options.chess960,
         };
-        let ctl = Arc::new(SearchControl::new(limits, 1, waiting));
+        let job = Arc::new(Job::search(
+            self.game.clone(),
+            params,
+            limits,
+            waiting,
+            Arc::clone(&self.tt),
+            self.pool.size(),
+            self.options.smp_mode,
+            true,
+        ));
         self.tt.new_search();
-        let mut searcher = self
-            .idle
-            .take()
-            .unwrap_or_else(|| Searcher::new(0, Arc::clone(&self.tt), Arc::clone(&ctl)));
-        searcher.tt = Arc::clone(&self.tt);
-        searcher.ctl = Arc::clone(&ctl);
-        let game = self.game.clone();
-        let thread_ctl = Arc::clone(&ctl);
-        let spawned = std::thread::Builder::new()
-            .name("trine-search".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
-                search_thread(&mut searcher, &game, &params, &thread_ctl);
-                searcher
-            });
-        match spawned {
-            Ok(handle) => self.running = Some(Running { ctl, handle }),
-            Err(e) => {
-                info::error(&format!("cannot start the search thread: {e}"));
-                info::emit(&info::format_bestmove(
-                    self.game.board.pos().legal_moves().first().copied(),
-                    None,
-                    self.options.chess960,
-                ));
-            }
-        }
+        self.current = Some(Arc::clone(&job));
+        self.pool.start(job);
     }
 
-    /// Stops a running search (its `bestmove` is printed) and waits for its thread.
+    /// Stops a running search (its `bestmove` is printed) and waits for the threads.
     pub fn stop_and_wait(&mut self) {
-        if let Some(r) = &self.running {
-            r.ctl.request_stop();
+        if let Some(job) = &self.current {
+            job.ctl.request_stop();
         }
-        self.join();
+        self.pool.wait();
     }
-
-    fn join(&mut self) {
-        if let Some(r) = self.running.take() {
-            match r.handle.join() {
-                Ok(s) => self.idle = Some(s),
-                Err(_) => {
-                    info::error("the search thread failed");
-                    self.idle = None;
-                }
-            }
-        }
-    }
-}
-
-/// Body of the search thread: search, wait while pondering/infinite, print `bestmove`.
-fn search_thread(searcher: &mut Searcher, game: &Game, params: &SearchParams, ctl: &SearchControl) {
-    let outcome = catch_unwind(AssertUnwindSafe(|| searcher.iterate(game, params)));
-    let (best, ponder) = match outcome {
-        Ok(result) => (result.best_move, result.ponder),
-        Err(_) => {
-            info::error("internal error in the search; playing the first legal move");
-            (game.board.pos().legal_moves().first().copied(), None)
-        }
-    };
-    if best.is_none() {
-        let score = if game.board.in_check() {
-            "mate 0"
-        } else {
-            "cp 0"
-        };
-        info::emit(&format!("info depth 0 score {score}"));
-    }
-    while ctl.is_waiting() && !ctl.stopped() {
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    info::emit(&info::format_bestmove(best, ponder, params.chess960));
 }

@@ -2,14 +2,25 @@
 //! `setoption` (names matched case-insensitively; out-of-range values clamped with a warning;
 //! unparsable values and unknown names refused so the previous value stays).
 
+use crate::smp::SmpMode;
 use crate::tt::table::MAX_HASH_MB;
 
 /// How an option is declared to the GUI.
 #[derive(Clone, Copy, Debug)]
 enum Kind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
     Button,
+    Combo {
+        default: &'static str,
+        choices: &'static [&'static str],
+    },
 }
 
 struct Spec {
@@ -62,7 +73,17 @@ const SPECS: &[Spec] = &[
         name: "UCI_Chess960",
         kind: Kind::Check { default: false },
     },
+    Spec {
+        name: "SMP Mode",
+        kind: Kind::Combo {
+            default: DEFAULT_SMP_MODE,
+            choices: &["lazy", "ybw", "hybrid"],
+        },
+    },
 ];
+
+/// The parallel scheme used unless `SMP Mode` says otherwise.
+pub const DEFAULT_SMP_MODE: &str = "hybrid";
 
 /// Current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,6 +100,8 @@ pub struct Options {
     pub ponder: bool,
     /// Chess960 castling notation and FENs.
     pub chess960: bool,
+    /// How helper threads share the work.
+    pub smp_mode: SmpMode,
 }
 
 impl Default for Options {
@@ -90,6 +113,7 @@ impl Default for Options {
             multipv: 1,
             ponder: false,
             chess960: false,
+            smp_mode: SmpMode::parse(DEFAULT_SMP_MODE).unwrap_or(SmpMode::Hybrid),
         }
     }
 }
@@ -120,6 +144,14 @@ pub fn declarations() -> Vec<String> {
                 format!("option name {} type check default {default}", s.name)
             }
             Kind::Button => format!("option name {} type button", s.name),
+            Kind::Combo { default, choices } => {
+                let vars: Vec<String> = choices.iter().map(|c| format!("var {c}")).collect();
+                format!(
+                    "option name {} type combo default {default} {}",
+                    s.name,
+                    vars.join(" ")
+                )
+            }
         })
         .collect()
 }
@@ -196,6 +228,18 @@ impl Options {
                 Ok((Change::Stored, Vec::new()))
             }
             Kind::Button => Ok((Change::ClearHash, Vec::new())),
+            Kind::Combo { choices, .. } => {
+                let text = value.unwrap_or("").trim();
+                let mode = SmpMode::parse(text).ok_or_else(|| {
+                    format!(
+                        "'{text}' is not one of {} for option '{}'",
+                        choices.join(", "),
+                        spec.name
+                    )
+                })?;
+                self.smp_mode = mode;
+                Ok((Change::Stored, Vec::new()))
+            }
         }
     }
 }
@@ -226,5 +270,9 @@ mod tests {
         o.set("Move Overhead", Some("-5")).unwrap();
         assert_eq!(o.move_overhead_ms, 0);
         assert_eq!(declarations().len(), SPECS.len());
+        o.set("smp mode", Some("YBW")).unwrap();
+        assert_eq!(o.smp_mode, SmpMode::Ybw);
+        assert!(o.set("SMP Mode", Some("dts")).is_err());
+        assert_eq!(o.smp_mode, SmpMode::Ybw);
     }
 }

@@ -1,0 +1,351 @@
+//! `trine scale`: the thread-scaling benchmark. Every position is searched to a fixed depth at every
+//! thread count (a fresh TT each run) in each parallel mode; the table reports time-to-depth
+//! (geometric mean), speedup, nps and its scaling, total nodes (search overhead), split points and
+//! node-type prediction accuracy; CSV and an SVG plot of speedup against threads are written too.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::board::{Board, Game};
+use crate::search::iterate::SearchParams;
+use crate::search::{NodeStats, SearchLimits};
+use crate::smp::{Job, Pool, SmpMode, SmpStats};
+use crate::tt::Table;
+
+/// What to measure.
+#[derive(Clone, Debug)]
+pub struct ScaleConfig {
+    /// Thread counts, e.g. 1, 2, 4, 8.
+    pub threads: Vec<usize>,
+    /// Iteration depth each search completes.
+    pub depth: u32,
+    /// Positions (FEN).
+    pub positions: Vec<String>,
+    /// Parallel schemes to compare.
+    pub modes: Vec<SmpMode>,
+    /// TT size per run, MiB.
+    pub hash_mb: usize,
+    /// Show a progress bar on stderr.
+    pub progress: bool,
+}
+
+/// One line of the table.
+#[derive(Clone, Debug)]
+pub struct ScaleRow {
+    /// Scheme.
+    pub mode: SmpMode,
+    /// Threads.
+    pub threads: usize,
+    /// Geometric mean of the time to finish the depth, ms.
+    pub ttd_ms: f64,
+    /// Time-to-depth speedup over one thread.
+    pub speedup: f64,
+    /// Nodes per second over all positions.
+    pub nps: f64,
+    /// nps over the one-thread nps.
+    pub nps_scaling: f64,
+    /// Nodes over all positions.
+    pub nodes: u64,
+    /// Nodes relative to one thread (search overhead).
+    pub node_ratio: f64,
+    /// Split-point counters.
+    pub smp: SmpStats,
+    /// Node-type statistics.
+    pub stats: NodeStats,
+}
+
+/// Positions used when no file is given: a varied dozen from the bench set.
+pub fn default_positions() -> Vec<String> {
+    crate::bench::POSITIONS
+        .iter()
+        .step_by(4)
+        .map(|s| s.to_string())
+        .collect()
+}
+
+/// Reads positions from an EPD/FEN file (first four to six fields of each non-empty line).
+pub fn read_positions(path: &PathBuf) -> Result<Vec<String>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split(';').next().unwrap_or("").trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().take(6).collect();
+        let fen = if fields.len() >= 6 && fields[4].parse::<u32>().is_ok() {
+            fields.join(" ")
+        } else {
+            format!(
+                "{} 0 1",
+                fields.iter().take(4).copied().collect::<Vec<_>>().join(" ")
+            )
+        };
+        Board::from_fen(&fen, false).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+        out.push(fen);
+    }
+    if out.is_empty() {
+        return Err(format!("{}: no positions", path.display()));
+    }
+    Ok(out)
+}
+
+struct Measure {
+    ttd_ms: Vec<f64>,
+    nodes: u64,
+    time_ms: f64,
+    smp: SmpStats,
+    stats: NodeStats,
+}
+
+fn measure(
+    cfg: &ScaleConfig,
+    mode: SmpMode,
+    threads: usize,
+    bar: &ProgressBar,
+) -> Result<Measure, String> {
+    let pool = Pool::new(threads)?;
+    let tt = Arc::new(Table::new(cfg.hash_mb)?);
+    let mut m = Measure {
+        ttd_ms: Vec::new(),
+        nodes: 0,
+        time_ms: 0.0,
+        smp: SmpStats::default(),
+        stats: NodeStats::default(),
+    };
+    for fen in &cfg.positions {
+        let board = Board::from_fen(fen, false)?;
+        tt.clear();
+        let limits = SearchLimits {
+            depth: Some(cfg.depth),
+            ..SearchLimits::default()
+        };
+        let job = Arc::new(Job::search(
+            Game::new(board),
+            SearchParams::default(),
+            limits,
+            false,
+            Arc::clone(&tt),
+            threads,
+            mode,
+            false,
+        ));
+        let start = Instant::now();
+        let outcome = pool.run(job);
+        let ms = start.elapsed().as_secs_f64() * 1000.0;
+        m.ttd_ms.push(ms.max(0.001));
+        m.time_ms += ms;
+        m.nodes += outcome.nodes;
+        m.smp.merge(&outcome.smp);
+        m.stats.merge(&outcome.stats);
+        bar.inc(1);
+    }
+    Ok(m)
+}
+
+fn geomean(xs: &[f64]) -> f64 {
+    (xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len().max(1) as f64).exp()
+}
+
+/// Runs the whole measurement.
+pub fn run(cfg: &ScaleConfig) -> Result<Vec<ScaleRow>, String> {
+    let total = (cfg.modes.len() * cfg.threads.len() * cfg.positions.len()) as u64;
+    let bar = if cfg.progress {
+        ProgressBar::new(total)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} searches, {elapsed} elapsed, ~{eta} left {msg}",
+        )
+        .map_err(|e| e.to_string())?,
+    );
+    let mut rows = Vec::new();
+    let mut base: Option<Measure> = None;
+    for &mode in &cfg.modes {
+        for &threads in &cfg.threads {
+            bar.set_message(format!("({} threads, {})", threads, mode.name()));
+            // One thread is the same search in every mode: measure it once.
+            let m = if threads == 1 {
+                if base.is_none() {
+                    base = Some(measure(cfg, mode, 1, &bar)?);
+                } else {
+                    bar.inc(cfg.positions.len() as u64);
+                }
+                let b = base.as_ref().expect("measured");
+                Measure {
+                    ttd_ms: b.ttd_ms.clone(),
+                    nodes: b.nodes,
+                    time_ms: b.time_ms,
+                    smp: b.smp,
+                    stats: b.stats,
+                }
+            } else {
+                measure(cfg, mode, threads, &bar)?
+            };
+            rows.push((mode, threads, m));
+        }
+    }
+    bar.finish_and_clear();
+    if base.is_none() {
+        base = Some(measure(cfg, cfg.modes[0], 1, &ProgressBar::hidden())?);
+    }
+    let b = base.expect("baseline measured");
+    let base_ttd = geomean(&b.ttd_ms);
+    let base_nps = b.nodes as f64 / (b.time_ms / 1000.0);
+    Ok(rows
+        .into_iter()
+        .map(|(mode, threads, m)| {
+            let ttd = geomean(&m.ttd_ms);
+            let nps = m.nodes as f64 / (m.time_ms / 1000.0);
+            ScaleRow {
+                mode,
+                threads,
+                ttd_ms: ttd,
+                speedup: base_ttd / ttd,
+                nps,
+                nps_scaling: nps / base_nps,
+                nodes: m.nodes,
+                node_ratio: m.nodes as f64 / b.nodes.max(1) as f64,
+                smp: m.smp,
+                stats: m.stats,
+            }
+        })
+        .collect())
+}
+
+/// The table printed to stdout.
+pub fn format_table(rows: &[ScaleRow], depth: u32, positions: usize) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "thread scaling: {positions} positions, depth {depth}, fresh TT per search"
+    );
+    let _ = writeln!(
+        s,
+        "{:<7}{:>8}{:>12}{:>9}{:>11}{:>9}{:>13}{:>8}{:>9}{:>9}{:>9}{:>9}{:>9}",
+        "mode",
+        "threads",
+        "ttd ms",
+        "speedup",
+        "knps",
+        "nps x",
+        "nodes",
+        "nodes x",
+        "splits",
+        "joined",
+        "aborted",
+        "idle ms",
+        "type ok"
+    );
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{:<7}{:>8}{:>12.1}{:>9.2}{:>11.0}{:>9.2}{:>13}{:>8.2}{:>9}{:>9}{:>9}{:>9}{:>8.1}%",
+            r.mode.name(),
+            r.threads,
+            r.ttd_ms,
+            r.speedup,
+            r.nps / 1000.0,
+            r.nps_scaling,
+            r.nodes,
+            r.node_ratio,
+            r.smp.splits_created,
+            r.smp.splits_joined,
+            r.smp.splits_aborted,
+            r.smp.idle_us / 1000,
+            100.0 * r.stats.accuracy()
+        );
+    }
+    s
+}
+
+/// CSV with a header line.
+pub fn format_csv(rows: &[ScaleRow]) -> String {
+    let mut s = String::from(
+        "mode,threads,ttd_ms,speedup,nps,nps_scaling,nodes,node_ratio,splits_created,splits_joined,splits_aborted,idle_ms,type_accuracy\n",
+    );
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{},{},{:.3},{:.4},{:.0},{:.4},{},{:.4},{},{},{},{},{:.4}",
+            r.mode.name(),
+            r.threads,
+            r.ttd_ms,
+            r.speedup,
+            r.nps,
+            r.nps_scaling,
+            r.nodes,
+            r.node_ratio,
+            r.smp.splits_created,
+            r.smp.splits_joined,
+            r.smp.splits_aborted,
+            r.smp.idle_us / 1000,
+            r.stats.accuracy()
+        );
+    }
+    s
+}
+
+/// Writes the speedup-vs-threads plot (one line per mode, plus the ideal diagonal).
+pub fn write_svg(rows: &[ScaleRow], path: &PathBuf) -> Result<(), String> {
+    use plotters::prelude::*;
+    let max_threads = rows.iter().map(|r| r.threads).max().unwrap_or(1) as f64;
+    let max_speedup = rows.iter().map(|r| r.speedup).fold(max_threads, f64::max);
+    let root = SVGBackend::new(path, (800, 560)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Trine: time-to-depth speedup", ("sans-serif", 24))
+        .margin(20)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(0.0..max_threads * 1.05, 0.0..max_speedup * 1.05)
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .x_desc("threads")
+        .y_desc("speedup")
+        .draw()
+        .map_err(|e| e.to_string())?;
+    chart
+        .draw_series(LineSeries::new(
+            [(0.0, 0.0), (max_threads, max_threads)],
+            BLACK.mix(0.3),
+        ))
+        .map_err(|e| e.to_string())?
+        .label("ideal");
+    let colours = [RED, BLUE, GREEN];
+    for (i, mode) in [SmpMode::Lazy, SmpMode::Ybw, SmpMode::Hybrid]
+        .iter()
+        .enumerate()
+    {
+        let pts: Vec<(f64, f64)> = rows
+            .iter()
+            .filter(|r| r.mode == *mode)
+            .map(|r| (r.threads as f64, r.speedup))
+            .collect();
+        if pts.is_empty() {
+            continue;
+        }
+        let colour = colours[i];
+        chart
+            .draw_series(LineSeries::new(pts, colour.stroke_width(2)))
+            .map_err(|e| e.to_string())?
+            .label(mode.name())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())?;
+    Ok(())
+}

@@ -1,0 +1,335 @@
+//! The thread pool: persistent workers created once (and re-created only when `Threads` changes),
+//! each owning its [`Searcher`] (PV table, history, statistics) across searches. A search is a
+//! [`Job`]: the workers are woken through a `parking_lot` condvar, thread 0 (the master) runs the
+//! reported iterative deepening and owns the root PV and `bestmove`; helpers run Lazy SMP and/or join
+//! split points. All stop on the job's atomic stop flag; the master waits for every helper before it
+//! prints `bestmove`, so a finished job leaves the pool idle.
+
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use parking_lot::{Condvar, Mutex};
+
+use super::split::{SmpMode, SmpStats, SplitBoard};
+use crate::board::Game;
+use crate::search::iterate::SearchParams;
+use crate::search::{NodeStats, SearchControl, SearchLimits, SearchResult, Searcher};
+use crate::tt::Table;
+use crate::uci::info;
+use shakmaty::Position;
+
+/// Stack size of search threads (deep recursion with on-stack move lists).
+pub const SEARCH_STACK_BYTES: usize = 64 << 20;
+
+/// What the threads do.
+pub enum Task {
+    /// Search the game's position.
+    Search {
+        /// The game.
+        game: Game,
+        /// MultiPV, searchmoves, reporting.
+        params: SearchParams,
+        /// Print `bestmove` when done (UCI); off for bench and scale.
+        print_bestmove: bool,
+    },
+    /// Forget killers and history (new game).
+    ClearHistory,
+}
+
+/// Results gathered from all threads.
+#[derive(Clone, Debug, Default)]
+pub struct JobOutcome {
+    /// The master's result.
+    pub result: Option<SearchResult>,
+    /// Node-type statistics summed over threads.
+    pub stats: NodeStats,
+    /// Split-point counters summed over threads.
+    pub smp: SmpStats,
+    /// Nodes of all threads.
+    pub nodes: u64,
+}
+
+/// One unit of work for the whole pool.
+pub struct Job {
+    /// What to do.
+    pub task: Task,
+    /// Stop flag, limits and node counters.
+    pub ctl: Arc<SearchControl>,
+    /// The shared table.
+    pub tt: Arc<Table>,
+    /// Split points on offer.
+    pub splits: Arc<SplitBoard>,
+    /// Filled in as threads finish.
+    pub outcome: Mutex<JobOutcome>,
+}
+
+impl Job {
+    /// A search job for `threads` threads.
+    pub fn search(
+        game: Game,
+        params: SearchParams,
+        limits: SearchLimits,
+        waiting: bool,
+        tt: Arc<Table>,
+        threads: usize,
+        mode: SmpMode,
+        print_bestmove: bool,
+    ) -> Job {
+        Job {
+            task: Task::Search {
+                game,
+                params,
+                print_bestmove,
+            },
+            ctl: Arc::new(SearchControl::new(limits, threads, waiting)),
+            tt,
+            splits: Arc::new(SplitBoard::new(
+                mode,
+                threads,
+                super::split::MIN_SPLIT_DEPTH,
+            )),
+            outcome: Mutex::new(JobOutcome::default()),
+        }
+    }
+}
+
+struct State {
+    generation: u64,
+    job: Option<Arc<Job>>,
+    busy: usize,
+    quit: bool,
+}
+
+struct Shared {
+    state: Mutex<State>,
+    start: Condvar,
+    done: Condvar,
+}
+
+/// The pool of search threads.
+pub struct Pool {
+    shared: Arc<Shared>,
+    handles: Vec<JoinHandle<()>>,
+}
+
+impl Pool {
+    /// Starts `threads` workers (at least one); a thread that cannot be created is an error.
+    pub fn new(threads: usize) -> Result<Pool, String> {
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State {
+                generation: 0,
+                job: None,
+                busy: 0,
+                quit: false,
+            }),
+            start: Condvar::new(),
+            done: Condvar::new(),
+        });
+        let mut pool = Pool {
+            shared,
+            handles: Vec::new(),
+        };
+        for id in 0..threads.max(1) {
+            let shared = Arc::clone(&pool.shared);
+            let handle = std::thread::Builder::new()
+                .name(format!("trine-search-{id}"))
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn(move || worker(id, &shared))
+                .map_err(|e| format!("cannot start search thread {id}: {e}"))?;
+            pool.handles.push(handle);
+        }
+        Ok(pool)
+    }
+
+    /// Number of threads.
+    pub fn size(&self) -> usize {
+        self.handles.len()
+    }
+
+    /// Hands a job to every thread (waiting first for any previous job to finish).
+    pub fn start(&self, job: Arc<Job>) {
+        let mut s = self.shared.state.lock();
+        while s.busy > 0 {
+            self.shared.done.wait(&mut s);
+        }
+        s.job = Some(job);
+        s.generation += 1;
+        s.busy = self.handles.len();
+        self.shared.start.notify_all();
+    }
+
+    /// Waits until every thread has finished the current job.
+    pub fn wait(&self) {
+        let mut s = self.shared.state.lock();
+        while s.busy > 0 {
+            self.shared.done.wait(&mut s);
+        }
+    }
+
+    /// True while a job is running.
+    pub fn is_busy(&self) -> bool {
+        self.shared.state.lock().busy > 0
+    }
+
+    /// Runs a job to the end and returns what the threads gathered.
+    pub fn run(&self, job: Arc<Job>) -> JobOutcome {
+        self.start(Arc::clone(&job));
+        self.wait();
+        let outcome = job.outcome.lock().clone();
+        outcome
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        {
+            let mut s = self.shared.state.lock();
+            if let Some(job) = &s.job {
+                job.ctl.request_stop();
+            }
+            while s.busy > 0 {
+                self.shared.done.wait(&mut s);
+            }
+            s.quit = true;
+            self.shared.start.notify_all();
+        }
+        for h in self.handles.drain(..) {
+            let _ = h.join();
+        }
+    }
+}
+
+fn worker(id: usize, shared: &Shared) {
+    let placeholder = Arc::new(SearchControl::new(SearchLimits::default(), 1, false));
+    let tt = Arc::new(Table::new(1).expect("a 1 MB table"));
+    let mut searcher = Searcher::new(id, tt, placeholder);
+    let mut seen = 0u64;
+    loop {
+        let job = {
+            let mut s = shared.state.lock();
+            while s.generation == seen && !s.quit {
+                shared.start.wait(&mut s);
+            }
+            if s.quit {
+                return;
+            }
+            seen = s.generation;
+            s.job.clone()
+        };
+        if let Some(job) = job {
+            run_job(id, &mut searcher, &job, shared);
+        }
+        let mut s = shared.state.lock();
+        s.busy -= 1;
+        shared.done.notify_all();
+    }
+}
+
+fn run_job(id: usize, searcher: &mut Searcher, job: &Job, shared: &Shared) {
+    match &job.task {
+        Task::ClearHistory => searcher.history.clear(),
+        Task::Search {
+            game,
+            params,
+            print_bestmove,
+        } => {
+            searcher.prepare(&job.tt, &job.ctl, &job.splits);
+            if id == 0 {
+                run_master(searcher, job, game, params, *print_bestmove, shared);
+            } else {
+                run_helper(searcher, job, game, params);
+            }
+        }
+    }
+}
+
+fn gather(searcher: &mut Searcher, job: &Job) {
+    searcher.absorb_worker();
+    let mut o = job.outcome.lock();
+    o.stats.merge(&searcher.stats);
+    o.smp.merge(&searcher.smp);
+    o.nodes += searcher.nodes;
+}
+
+fn run_master(
+    searcher: &mut Searcher,
+    job: &Job,
+    game: &Game,
+    params: &SearchParams,
+    print_bestmove: bool,
+    shared: &Shared,
+) {
+    let ctl = &job.ctl;
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        searcher.iterate(game, params)
+    }));
+    let result = match outcome {
+        Ok(r) => Some(r),
+        Err(_) => {
+            info::error("internal error in the search; playing the first legal move");
+            None
+        }
+    };
+    // Pondering or infinite: the answer waits for `stop` or `ponderhit`.
+    while ctl.is_waiting() && !ctl.stopped() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    ctl.request_stop();
+    job.splits.wake_all();
+    // Wait for the helpers so that the pool is idle once `bestmove` is out.
+    {
+        let mut s = shared.state.lock();
+        while s.busy > 1 {
+            shared.done.wait(&mut s);
+        }
+    }
+    gather(searcher, job);
+    if print_bestmove {
+        let (best, ponder) = match &result {
+            Some(r) => (r.best_move, r.ponder),
+            None => (game.board.pos().legal_moves().first().copied(), None),
+        };
+        let chess960 = params.chess960;
+        if best.is_none() {
+            let score = if game.board.in_check() {
+                "mate 0"
+            } else {
+                "cp 0"
+            };
+            info::emit(&format!("info depth 0 score {score}"));
+        }
+        info::emit(&info::format_bestmove(best, ponder, chess960));
+    }
+    job.outcome.lock().result = result;
+}
+
+fn run_helper(searcher: &mut Searcher, job: &Job, game: &Game, params: &SearchParams) {
+    let quiet = SearchParams {
+        report: false,
+        ..params.clone()
+    };
+    let ctl = &job.ctl;
+    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        if job.splits.mode != SmpMode::Ybw {
+            searcher.iterate(game, &quiet);
+        }
+        // Lazy helpers that reached the depth limit, and every YBW helper: serve split points.
+        while !ctl.stopped() {
+            if job.splits.mode == SmpMode::Lazy {
+                std::thread::sleep(Duration::from_millis(1));
+                continue;
+            }
+            if let Some(sp) = job.splits.pick() {
+                searcher.smp.splits_joined += 1;
+                searcher.work_at(&sp);
+                sp.leave();
+            } else {
+                let t = Instant::now();
+                job.splits.wait_for_work(Duration::from_millis(1));
+                searcher.smp.idle_us += t.elapsed().as_micros() as u64;
+            }
+        }
+    }));
+    gather(searcher, job);
+}
