@@ -12,7 +12,7 @@ pub fn skip_depth(thread: usize, depth: u32) -> bool {
         return false;
     }
     let i = (thread - 1) % SKIP_SIZE.len();
-    ((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 != 0
+    !((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]).is_multiple_of(2)
 }
 
 #[cfg(test)]

@@ -22,17 +22,20 @@ use shakmaty::Position;
 /// Stack size of search threads (deep recursion with on-stack move lists).
 pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 
+/// A search for the pool.
+pub struct SearchTask {
+    /// The game.
+    pub game: Game,
+    /// MultiPV, searchmoves, reporting.
+    pub params: SearchParams,
+    /// Print `bestmove` when done (UCI); off for bench and scale.
+    pub print_bestmove: bool,
+}
+
 /// What the threads do.
 pub enum Task {
     /// Search the game's position.
-    Search {
-        /// The game.
-        game: Game,
-        /// MultiPV, searchmoves, reporting.
-        params: SearchParams,
-        /// Print `bestmove` when done (UCI); off for bench and scale.
-        print_bestmove: bool,
-    },
+    Search(Box<SearchTask>),
     /// Forget killers and history (new game).
     ClearHistory,
 }
@@ -66,6 +69,7 @@ pub struct Job {
 
 impl Job {
     /// A search job for `threads` threads.
+    #[allow(clippy::too_many_arguments)]
     pub fn search(
         game: Game,
         params: SearchParams,
@@ -77,11 +81,11 @@ impl Job {
         print_bestmove: bool,
     ) -> Job {
         Job {
-            task: Task::Search {
+            task: Task::Search(Box::new(SearchTask {
                 game,
                 params,
                 print_bestmove,
-            },
+            })),
             ctl: Arc::new(SearchControl::new(limits, threads, waiting)),
             tt,
             splits: Arc::new(SplitBoard::new(
@@ -229,16 +233,19 @@ fn worker(id: usize, shared: &Shared) {
 fn run_job(id: usize, searcher: &mut Searcher, job: &Job, shared: &Shared) {
     match &job.task {
         Task::ClearHistory => searcher.history.clear(),
-        Task::Search {
-            game,
-            params,
-            print_bestmove,
-        } => {
+        Task::Search(task) => {
             searcher.prepare(&job.tt, &job.ctl, &job.splits);
             if id == 0 {
-                run_master(searcher, job, game, params, *print_bestmove, shared);
+                run_master(
+                    searcher,
+                    job,
+                    &task.game,
+                    &task.params,
+                    task.print_bestmove,
+                    shared,
+                );
             } else {
-                run_helper(searcher, job, game, params);
+                run_helper(searcher, job, &task.game, &task.params);
             }
         }
     }
