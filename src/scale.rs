@@ -229,7 +229,7 @@ pub fn format_table(rows: &[ScaleRow], depth: u32, positions: usize) -> String {
     );
     let _ = writeln!(
         s,
-        "{:<7}{:>8}{:>12}{:>9}{:>11}{:>9}{:>13}{:>8}{:>9}{:>9}{:>9}{:>9}{:>9}",
+        "{:<7}{:>8}{:>12}{:>9}{:>11}{:>9}{:>13}{:>8}{:>9}{:>9}{:>9}{:>9}{:>9}{:>9}",
         "mode",
         "threads",
         "ttd ms",
@@ -242,12 +242,13 @@ pub fn format_table(rows: &[ScaleRow], depth: u32, positions: usize) -> String {
         "joined",
         "aborted",
         "idle ms",
+        "wait ms",
         "type ok"
     );
     for r in rows {
         let _ = writeln!(
             s,
-            "{:<7}{:>8}{:>12.1}{:>9.2}{:>11.0}{:>9.2}{:>13}{:>8.2}{:>9}{:>9}{:>9}{:>9}{:>8.1}%",
+            "{:<7}{:>8}{:>12.1}{:>9.2}{:>11.0}{:>9.2}{:>13}{:>8.2}{:>9}{:>9}{:>9}{:>9}{:>9}{:>8.1}%",
             r.mode.name(),
             r.threads,
             r.ttd_ms,
@@ -260,6 +261,7 @@ pub fn format_table(rows: &[ScaleRow], depth: u32, positions: usize) -> String {
             r.smp.splits_joined,
             r.smp.splits_aborted,
             r.smp.idle_us / 1000,
+            r.smp.owner_wait_us / 1000,
             100.0 * r.stats.accuracy()
         );
     }
@@ -269,12 +271,12 @@ pub fn format_table(rows: &[ScaleRow], depth: u32, positions: usize) -> String {
 /// CSV with a header line.
 pub fn format_csv(rows: &[ScaleRow]) -> String {
     let mut s = String::from(
-        "mode,threads,ttd_ms,speedup,nps,nps_scaling,nodes,node_ratio,splits_created,splits_joined,splits_aborted,idle_ms,type_accuracy\n",
+        "mode,threads,ttd_ms,speedup,nps,nps_scaling,nodes,node_ratio,splits_created,splits_joined,splits_aborted,idle_ms,owner_wait_ms,type_accuracy\n",
     );
     for r in rows {
         let _ = writeln!(
             s,
-            "{},{},{:.3},{:.4},{:.0},{:.4},{},{:.4},{},{},{},{},{:.4}",
+            "{},{},{:.3},{:.4},{:.0},{:.4},{},{:.4},{},{},{},{},{},{:.4}",
             r.mode.name(),
             r.threads,
             r.ttd_ms,
@@ -287,6 +289,7 @@ pub fn format_csv(rows: &[ScaleRow]) -> String {
             r.smp.splits_joined,
             r.smp.splits_aborted,
             r.smp.idle_us / 1000,
+            r.smp.owner_wait_us / 1000,
             r.stats.accuracy()
         );
     }

@@ -93,7 +93,6 @@ impl Searcher {
         self.keys.push(key);
         while let Some((m, _)) = picker.next_move() {
             let child = b.play(m);
-            self.tt.prefetch(child.key());
             let extension = i32::from(child.in_check() && (ply as i32) < 2 * self.root_depth);
             let new_depth = depth - 1 + extension;
             let child_type = expected.child(index);
@@ -142,11 +141,14 @@ impl Searcher {
             }
             // Young Brothers Wait: the eldest brother is searched and did not cut off; at an
             // expected ALL-node every younger brother must be searched too, so offer them to helpers.
-            if index == 1
-                && expected == NodeType::All
-                && beta - alpha == 1
-                && self.splits.wanted(depth)
+            // A CUT-node whose candidate cutoff moves (TT move, good captures, killers) all failed is
+            // re-predicted as an ALL-node (Kannan's rule) and may split from then on; a CUT-node
+            // never splits while a likely cutoff move is still to come.
+            if beta - alpha == 1
                 && !picker.is_exhausted()
+                && self.splits.wanted(depth)
+                && (expected == NodeType::All
+                    || (expected == NodeType::Cut && picker.only_non_candidates_left()))
             {
                 let mut rest: Vec<Move> = Vec::with_capacity(picker.len());
                 while let Some((m, _)) = picker.next_move() {

@@ -174,6 +174,14 @@ impl MovePicker {
         self.moves.len()
     }
 
+    /// True when the moves still to come hold no candidate cutoff move (TT move, winning or equal
+    /// capture, queen promotion, killer): what is left is quiet moves and losing captures.
+    pub fn only_non_candidates_left(&self) -> bool {
+        self.scores[self.next..self.moves.len()]
+            .iter()
+            .all(|&s| s < KILLER_2)
+    }
+
     /// True when every move has been handed out.
     pub fn is_exhausted(&self) -> bool {
         self.next >= self.moves.len()

@@ -85,6 +85,22 @@ impl Searcher {
         self.stopped = self.ctl.stopped();
     }
 
+    /// The owner of a split point helps at `below` (a split point under its own) without losing its
+    /// place: the key stack and split-point chain are saved and restored around the work.
+    fn help_below(&mut self, below: &Arc<SplitPoint>) {
+        let keys = self.keys.clone();
+        let root_depth = self.root_depth;
+        let current = self.current_sp.clone();
+        let stopped = self.stopped;
+        self.smp.splits_joined += 1;
+        self.work_at(below);
+        below.leave();
+        self.keys = keys;
+        self.root_depth = root_depth;
+        self.current_sp = current;
+        self.stopped = stopped || self.ctl.stopped();
+    }
+
     /// Takes moves from `sp` and searches them with its zero window, reporting each score.
     fn split_loop(&mut self, sp: &SplitPoint) {
         while let Some(m) = sp.next_move() {
@@ -137,6 +153,18 @@ impl Searcher {
         self.split_loop(&sp);
         self.current_sp = previous;
         self.splits.withdraw(&sp);
+        sp.close();
+        // Helpful master: while helpers are still busy here, help at split points they create.
+        while sp.helpers() > 0 && !self.ctl.stopped() {
+            if let Some(below) = self.splits.pick_below(&sp) {
+                self.help_below(&below);
+            } else {
+                let t = std::time::Instant::now();
+                self.splits
+                    .wait_for_work(std::time::Duration::from_micros(200));
+                self.smp.owner_wait_us += t.elapsed().as_micros() as u64;
+            }
+        }
         let result = sp.close_and_wait();
         if result.cutoff {
             self.smp.splits_aborted += 1;

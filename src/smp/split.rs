@@ -144,6 +144,30 @@ impl SplitPoint {
         }
     }
 
+    /// True if `ancestor` is this split point or one above it.
+    pub fn descends_from(&self, ancestor: &Arc<SplitPoint>) -> bool {
+        let mut sp = self;
+        loop {
+            if std::ptr::eq(sp, Arc::as_ptr(ancestor)) {
+                return true;
+            }
+            match &sp.parent {
+                Some(p) => sp = p,
+                None => return false,
+            }
+        }
+    }
+
+    /// Helpers currently inside.
+    pub fn helpers(&self) -> usize {
+        self.state.lock().helpers
+    }
+
+    /// Stops new helpers from joining (the owner has run out of moves to take).
+    pub fn close(&self) {
+        self.state.lock().closed = true;
+    }
+
     /// The next move to search, if any remain and no cutoff happened.
     pub fn next_move(&self) -> Option<Move> {
         if self.is_aborted() {
@@ -301,13 +325,34 @@ impl SplitBoard {
         }
     }
 
-    /// An idle helper waits (at most `timeout`) for a split point to be offered.
+    /// An idle thread waits (at most `timeout`) for a split point to be offered; while it waits it
+    /// counts as idle, which is what makes YBW owners offer work.
     pub fn wait_for_work(&self, timeout: Duration) {
         let mut p = self.points.lock();
-        if p.is_empty() {
-            self.idle.fetch_add(1, Ordering::Relaxed);
-            self.wake.wait_for(&mut p, timeout);
-            self.idle.fetch_sub(1, Ordering::Relaxed);
+        self.idle.fetch_add(1, Ordering::Relaxed);
+        self.wake.wait_for(&mut p, timeout);
+        self.idle.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// A split point below `ancestor` (created by one of its helpers) that still has moves, for an
+    /// owner waiting on its helpers to help them ("helpful master").
+    pub fn pick_below(&self, ancestor: &Arc<SplitPoint>) -> Option<Arc<SplitPoint>> {
+        if !self.has_work() {
+            return None;
+        }
+        let p = self.points.lock();
+        let found = p
+            .iter()
+            .filter(|sp| !Arc::ptr_eq(sp, ancestor) && sp.descends_from(ancestor))
+            .filter(|sp| sp.moves_left() > 0 && !sp.is_aborted())
+            .min_by_key(|sp| sp.ply)
+            .cloned();
+        drop(p);
+        let sp = found?;
+        if sp.try_enter() {
+            Some(sp)
+        } else {
+            None
         }
     }
 
@@ -329,6 +374,8 @@ pub struct SmpStats {
     pub splits_aborted: u64,
     /// Time helpers spent waiting for work, microseconds.
     pub idle_us: u64,
+    /// Time owners spent waiting for their helpers to finish, microseconds.
+    pub owner_wait_us: u64,
 }
 
 impl SmpStats {
@@ -338,5 +385,119 @@ impl SmpStats {
         self.splits_joined += o.splits_joined;
         self.splits_aborted += o.splits_aborted;
         self.idle_us += o.idle_us;
+        self.owner_wait_us += o.owner_wait_us;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Position;
+
+    fn split_point(parent: Option<Arc<SplitPoint>>) -> Arc<SplitPoint> {
+        let board = Board::startpos();
+        let moves: Vec<Move> = board.pos().legal_moves().into_iter().collect();
+        Arc::new(SplitPoint::new(
+            board,
+            Vec::new(),
+            3,
+            6,
+            -10,
+            -9,
+            8,
+            -50,
+            parent,
+            moves,
+        ))
+    }
+
+    #[test]
+    fn a_helpers_fail_high_aborts_everyone_and_the_bound_is_right() {
+        let sp = split_point(None);
+        let below = split_point(Some(Arc::clone(&sp)));
+        assert!(below.descends_from(&sp) && !sp.descends_from(&below));
+        let board = SplitBoard::new(SmpMode::Ybw, 3, 1);
+        board.publish(&sp);
+        // Two helpers join; the owner keeps working too.
+        let h1 = board.pick().expect("joinable");
+        let h2 = board.pick().expect("joinable");
+        assert_eq!(sp.helpers(), 2);
+        let (a, b) = std::thread::scope(|s| {
+            let t1 = s.spawn(|| {
+                let m = h1.next_move().unwrap();
+                h1.report(m, -30, &[]);
+                m
+            });
+            let t2 = s.spawn(|| {
+                let m = h2.next_move().unwrap();
+                h2.report(m, 25, &[m]);
+                m
+            });
+            (t1.join().unwrap(), t2.join().unwrap())
+        });
+        assert_ne!(a, b);
+        // The fail-high stops every thread working here and below, and no move is handed out any more.
+        assert!(sp.is_aborted() && below.is_aborted());
+        assert!(sp.next_move().is_none() && below.next_move().is_none());
+        assert!(!sp.try_enter());
+        h1.leave();
+        h2.leave();
+        board.withdraw(&sp);
+        let r = sp.close_and_wait();
+        assert!(r.cutoff);
+        assert_eq!(r.best, 25);
+        assert!(
+            r.best >= sp.beta,
+            "a fail-high is returned as a lower bound >= beta"
+        );
+        assert_eq!(r.best_move, Some(b));
+        assert_eq!(r.best_pv, vec![b, b]);
+        assert!(board.pick().is_none());
+    }
+
+    #[test]
+    fn without_a_cutoff_the_best_score_below_alpha_is_an_upper_bound() {
+        let sp = split_point(None);
+        let mut n = 0;
+        while let Some(m) = sp.next_move() {
+            sp.report(m, -20 - n, &[]);
+            n += 1;
+        }
+        assert_eq!(n, 20);
+        let r = sp.close_and_wait();
+        assert!(!r.cutoff);
+        assert_eq!(r.best, -20);
+        assert!(r.best <= sp.alpha);
+        assert_eq!(r.best_move, None);
+    }
+
+    #[test]
+    fn owners_wait_for_their_helpers() {
+        let sp = split_point(None);
+        assert!(sp.try_enter());
+        let sp2 = Arc::clone(&sp);
+        let helper = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            let m = sp2.next_move().unwrap();
+            sp2.report(m, -15, &[]);
+            sp2.leave();
+        });
+        let r = sp.close_and_wait();
+        helper.join().unwrap();
+        assert_eq!(sp.helpers(), 0);
+        assert_eq!(r.best, -15);
+    }
+
+    #[test]
+    fn modes_parse() {
+        for m in [SmpMode::Lazy, SmpMode::Ybw, SmpMode::Hybrid] {
+            assert_eq!(SmpMode::parse(m.name()), Some(m));
+        }
+        assert_eq!(SmpMode::parse("DTS"), None);
+        let lazy = SplitBoard::new(SmpMode::Lazy, 4, 2);
+        assert!(!lazy.wanted(10));
+        let hybrid = SplitBoard::new(SmpMode::Hybrid, 4, 2);
+        assert!(hybrid.wanted(2) && !hybrid.wanted(1));
+        assert!(!SplitBoard::new(SmpMode::Hybrid, 1, 2).wanted(10));
     }
 }

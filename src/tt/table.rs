@@ -95,14 +95,6 @@ impl Table {
         &self.buckets[index]
     }
 
-    /// Hints the CPU to fetch the bucket of `key` (called right after a move is made).
-    #[inline]
-    pub fn prefetch(&self, key: u64) {
-        let b = self.bucket(key);
-        // A relaxed load of the first word is a portable stand-in for a prefetch instruction.
-        let _ = b.slots[0].check.load(Ordering::Relaxed);
-    }
-
     /// Looks `key` up; only an entry whose full 64-bit key verifies is returned.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<EntryData> {

@@ -82,8 +82,9 @@ const SPECS: &[Spec] = &[
     },
 ];
 
-/// The parallel scheme used unless `SMP Mode` says otherwise.
-pub const DEFAULT_SMP_MODE: &str = "hybrid";
+/// The parallel scheme used unless `SMP Mode` says otherwise: the one that measured best
+/// (`trine scale`, see docs/scaling.md).
+pub const DEFAULT_SMP_MODE: &str = "lazy";
 
 /// Current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -113,7 +114,7 @@ impl Default for Options {
             multipv: 1,
             ponder: false,
             chess960: false,
-            smp_mode: SmpMode::parse(DEFAULT_SMP_MODE).unwrap_or(SmpMode::Hybrid),
+            smp_mode: SmpMode::parse(DEFAULT_SMP_MODE).unwrap_or(SmpMode::Lazy),
         }
     }
 }

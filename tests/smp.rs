@@ -1,0 +1,279 @@
+//! Parallel search correctness: every mode at 2, 4 and 8 threads (more threads than this machine's
+//! cores on purpose) returns legal best moves and complete PVs, finds mates and terminates at a fixed
+//! depth; split points are really created, joined and aborted; and a stress run of short
+//! `go`/`stop`/`setoption Threads`/`ucinewgame` sequences over UCI never deadlocks or loses a `bestmove`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use shakmaty::Position;
+use trine::board::{Board, Game};
+use trine::search::iterate::SearchParams;
+use trine::search::{mate_moves, SearchLimits, MATE_BOUND};
+use trine::smp::{Job, JobOutcome, Pool, SmpMode};
+use trine::tt::Table;
+
+const MODES: [SmpMode; 3] = [SmpMode::Lazy, SmpMode::Ybw, SmpMode::Hybrid];
+
+fn run(pool: &Pool, fen: &str, depth: u32, mode: SmpMode) -> JobOutcome {
+    let tt = Arc::new(Table::new(16).unwrap());
+    let limits = SearchLimits {
+        depth: Some(depth),
+        ..SearchLimits::default()
+    };
+    let job = Job::search(
+        Game::new(Board::from_fen(fen, false).unwrap()),
+        SearchParams::default(),
+        limits,
+        false,
+        tt,
+        pool.size(),
+        mode,
+        false,
+    );
+    pool.run(Arc::new(job))
+}
+
+fn check_legal_and_complete(fen: &str, outcome: &JobOutcome, depth: u32) {
+    let r = outcome
+        .result
+        .as_ref()
+        .expect("the master returns a result");
+    assert_eq!(r.depth, depth, "{fen}: finished depth");
+    let line = &r.lines[0];
+    assert_eq!(r.best_move, line.pv.first().copied());
+    let mut b = Board::from_fen(fen, false).unwrap();
+    for m in &line.pv {
+        assert!(b.pos().is_legal(*m), "{fen}: illegal PV move {m:?}");
+        b = b.play(*m);
+    }
+    let ended = b.pos().is_game_over() || b.is_rule_draw();
+    if line.score.abs() < MATE_BOUND && !ended && line.score != 0 {
+        assert!(
+            line.pv.len() >= depth as usize,
+            "{fen}: PV of {} moves at depth {depth}",
+            line.pv.len()
+        );
+    }
+}
+
+#[test]
+fn every_mode_and_thread_count_gives_legal_complete_results() {
+    let fens = [
+        trine::bench::POSITIONS[1],
+        trine::bench::POSITIONS[6],
+        trine::bench::POSITIONS[20],
+    ];
+    for threads in [2, 4, 8] {
+        let pool = Pool::new(threads).unwrap();
+        for mode in MODES {
+            for fen in fens {
+                let depth = 6;
+                let outcome = run(&pool, fen, depth, mode);
+                check_legal_and_complete(fen, &outcome, depth);
+                assert!(outcome.nodes > 0);
+                if mode == SmpMode::Lazy {
+                    assert_eq!(outcome.smp.splits_created, 0, "lazy never splits");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn mates_are_found_with_many_threads() {
+    let pool = Pool::new(4).unwrap();
+    for mode in MODES {
+        for (fen, moves) in [
+            ("7k/8/8/8/8/8/R7/1R5K w - - 0 1", 2),
+            (
+                "r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1",
+                2,
+            ),
+        ] {
+            let outcome = run(&pool, fen, 6, mode);
+            let line = &outcome.result.as_ref().unwrap().lines[0];
+            assert!(line.score >= MATE_BOUND, "{mode:?} {fen}: {}", line.score);
+            assert_eq!(mate_moves(line.score), moves);
+            let mut b = Board::from_fen(fen, false).unwrap();
+            for m in &line.pv {
+                b = b.play(*m);
+            }
+            assert!(b.pos().is_checkmate(), "{mode:?} {fen}: PV does not mate");
+        }
+    }
+}
+
+#[test]
+fn split_points_are_created_joined_and_aborted() {
+    let pool = Pool::new(2).unwrap();
+    for mode in [SmpMode::Ybw, SmpMode::Hybrid] {
+        let mut total = trine::smp::SmpStats::default();
+        for fen in trine::bench::POSITIONS.iter().take(6) {
+            total.merge(&run(&pool, fen, 8, mode).smp);
+        }
+        assert!(total.splits_created > 0, "{mode:?}: {total:?}");
+        assert!(total.splits_joined > 0, "{mode:?}: {total:?}");
+        assert!(total.splits_aborted > 0, "{mode:?}: {total:?}");
+        assert!(total.splits_aborted <= total.splits_created);
+    }
+}
+
+/// A UCI engine process with a reader thread.
+struct Engine {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_trine"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+        }
+    }
+
+    fn send(&mut self, s: &str) {
+        writeln!(self.stdin, "{s}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Waits for a line starting with `prefix`; returns how many `bestmove` lines came before it
+    /// (itself included).
+    fn wait_for(&mut self, prefix: &str, bestmoves: &mut usize) -> String {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no '{prefix}' within 30 s: deadlock or hang"));
+            if line.starts_with("bestmove") {
+                *bestmoves += 1;
+                let mv = line.split_whitespace().nth(1).unwrap_or("");
+                assert!(mv.len() >= 4, "bad bestmove line: {line}");
+            }
+            if line.starts_with(prefix) {
+                return line;
+            }
+        }
+    }
+}
+
+#[test]
+fn stress_go_stop_threads_newgame_never_deadlocks_or_loses_a_bestmove() {
+    let mut e = Engine::start();
+    let mut bestmoves = 0usize;
+    let mut gos = 0usize;
+    e.send("uci");
+    e.wait_for("uciok", &mut bestmoves);
+    let modes = ["lazy", "ybw", "hybrid"];
+    let mut rng = 0x2545_F491_4F6C_DD1Du64;
+    for round in 0..60 {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        match rng % 6 {
+            0 => e.send(&format!("setoption name Threads value {}", 1 + rng % 8)),
+            1 => e.send("ucinewgame"),
+            2 => e.send(&format!(
+                "setoption name SMP Mode value {}",
+                modes[round % 3]
+            )),
+            _ => {}
+        }
+        let fen = trine::bench::POSITIONS[round % trine::bench::POSITIONS.len()];
+        e.send(&format!("position fen {fen}"));
+        match rng % 4 {
+            0 => {
+                e.send("go infinite");
+                gos += 1;
+                std::thread::sleep(Duration::from_millis(rng % 20));
+                e.send("stop");
+            }
+            1 => {
+                e.send("go depth 4");
+                gos += 1;
+            }
+            2 => {
+                e.send("go movetime 15");
+                gos += 1;
+            }
+            _ => {
+                e.send("go wtime 200 btime 200 winc 5 binc 5");
+                gos += 1;
+                e.send("stop");
+            }
+        }
+        e.send("isready");
+        e.wait_for("readyok", &mut bestmoves);
+    }
+    // Every search has answered by now or does so once it ends.
+    e.send("stop");
+    e.send("isready");
+    e.wait_for("readyok", &mut bestmoves);
+    while bestmoves < gos {
+        e.wait_for("bestmove", &mut bestmoves);
+    }
+    assert_eq!(bestmoves, gos, "one bestmove per go");
+    e.send("quit");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(status) = e.child.try_wait().unwrap() {
+            assert!(status.success());
+            break;
+        }
+        assert!(Instant::now() < deadline, "quit did not exit");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // No extra bestmove after the last one.
+    std::thread::sleep(Duration::from_millis(100));
+    let extra: Vec<String> = e
+        .lines
+        .try_iter()
+        .filter(|l| l.starts_with("bestmove"))
+        .collect();
+    assert!(extra.is_empty(), "extra bestmoves: {extra:?}");
+}
+
+#[test]
+fn fixed_depth_terminates_with_threads_over_uci() {
+    let mut e = Engine::start();
+    let mut bestmoves = 0;
+    for mode in ["lazy", "ybw", "hybrid"] {
+        e.send("setoption name Threads value 4");
+        e.send(&format!("setoption name SMP Mode value {mode}"));
+        e.send("position startpos moves e2e4 e7e5");
+        e.send("go depth 7");
+        let line = e.wait_for("bestmove", &mut bestmoves);
+        let mv = line.split_whitespace().nth(1).unwrap();
+        let b = Game::from_moves(Board::startpos(), &["e2e4", "e7e5"]).unwrap();
+        assert!(
+            trine::board::parse_uci_move(b.board.pos(), mv).is_ok(),
+            "{line}"
+        );
+    }
+    e.send("quit");
+    let _ = e.child.wait();
+}
