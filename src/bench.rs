@@ -11,7 +11,7 @@ use crate::search::{NodeStats, SearchControl, SearchLimits, Searcher};
 use crate::tt::Table;
 
 /// Depth searched when `--depth` is not given.
-pub const DEFAULT_DEPTH: u32 = 6;
+pub const DEFAULT_DEPTH: u32 = 11;
 
 /// The bench positions.
 pub const POSITIONS: &[&str] = &[

@@ -8,6 +8,7 @@
 pub mod bench;
 pub mod board;
 pub mod eval;
+pub mod learn_cli;
 pub mod perft;
 pub mod scale;
 pub mod search;

@@ -73,6 +73,11 @@ enum Cmd {
         #[arg(long)]
         chess960: bool,
     },
+    /// Print the OpenBench SPSA input lines (`name, int, value, min, max, c_end, r_end`) of the
+    /// search parameters; build with `--features tune` to make them UCI options.
+    Spsa,
+    /// Position learning file: `stats`, `show`, `export`, `import FILE.epd`, `clear` (`--file F`).
+    Learn(trine::learn_cli::LearnArgs),
 }
 
 fn main() -> ExitCode {
@@ -102,6 +107,13 @@ fn main() -> ExitCode {
             depth,
             chess960,
         }) => run_perft(epd, max_depth, fen, depth, chess960),
+        Some(Cmd::Learn(args)) => trine::learn_cli::run(args),
+        Some(Cmd::Spsa) => {
+            for line in trine::search::params::spsa_lines() {
+                println!("{line}");
+            }
+            ExitCode::SUCCESS
+        }
     }
 }
 

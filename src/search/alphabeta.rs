@@ -1,15 +1,27 @@
 //! Principal variation search. Every node carries its expected [`NodeType`] (PV nodes are searched
 //! with an open window, CUT and ALL nodes with a zero window); the outcome is counted against the
-//! prediction. TT cutoffs happen at non-PV nodes only, so PV lines are never cut short.
+//! prediction. TT cutoffs happen at non-PV nodes only, so PV lines are never cut short. Selectivity
+//! (constants in [`super::params`]): internal iterative reduction, reverse futility pruning,
+//! null-move pruning at expected CUT-nodes, late-move pruning, futility and SEE pruning, and
+//! late-move reductions adjusted by node type, killers and history.
 
 use shakmaty::{Move, MoveList, Position};
 
-use super::movepick::MovePicker;
+use super::movepick::{is_killer_score, see, MovePicker};
 use super::node_type::{NodeType, Outcome};
-use super::{mated_in, Searcher, MATE, MAX_PLY};
+use super::params as p;
+use super::{mated_in, Searcher, MATE, MATE_BOUND, MAX_PLY};
 use crate::board::Board;
 use crate::eval::evaluate;
-use crate::tt::{score_from_tt, score_to_tt, Bound, PackedMove};
+use crate::tt::{self, score_to_tt, Bound, PackedMove};
+
+/// True if the side to move has a piece other than pawns and king (null move is unsafe otherwise).
+#[inline]
+fn has_pieces(pos: &shakmaty::Chess) -> bool {
+    let board = pos.board();
+    let ours = board.by_color(pos.turn());
+    (ours & !board.pawns() & !board.kings()).any()
+}
 
 impl Searcher {
     /// Searches `b` at `ply` to `depth` plies with window (`alpha`, `beta`), expected type `expected`.
@@ -19,7 +31,7 @@ impl Searcher {
         b: &Board,
         mut alpha: i32,
         mut beta: i32,
-        depth: i32,
+        mut depth: i32,
         ply: usize,
         expected: NodeType,
     ) -> i32 {
@@ -56,26 +68,59 @@ impl Searcher {
         let mut tt_move = PackedMove::NONE;
         if let Some(e) = entry {
             tt_move = e.mv;
-            if !pv_node && i32::from(e.depth) >= depth {
-                let s = score_from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                };
-                if cut {
-                    return s;
-                }
+            if let Some(s) = tt::cutoff(&e, depth, ply, alpha, beta, pv_node) {
+                return s;
             }
         }
 
         let in_check = b.in_check();
-        let static_eval = match entry {
-            Some(e) if !in_check => i32::from(e.eval),
-            _ if in_check => -MATE,
-            _ => evaluate(pos),
+        let static_eval = if in_check {
+            -MATE
+        } else {
+            entry
+                .and_then(|e| tt::stored_eval(&e))
+                .unwrap_or_else(|| evaluate(pos))
         };
+
+        // Internal iterative reduction: a node the TT knows nothing about is searched a ply less.
+        if depth >= p::IIR_DEPTH() && tt_move.is_none() && !in_check {
+            depth -= 1;
+        }
+        if !pv_node && !in_check && ply > 0 && beta.abs() < MATE_BOUND {
+            // Reverse futility: far above beta with little depth left, assume it holds.
+            if depth <= p::RFP_DEPTH() && static_eval - p::RFP_MARGIN() * depth >= beta {
+                return static_eval;
+            }
+            // Null move, tried where a cutoff is expected; the node after a null move is a CUT-node.
+            if expected == NodeType::Cut
+                && depth >= p::NMP_DEPTH()
+                && static_eval >= beta
+                && !self.after_null(ply)
+                && has_pieces(pos)
+            {
+                if let Some(null) = b.play_null() {
+                    let r = p::NMP_BASE() + depth / p::NMP_DIVISOR();
+                    self.keys.push(key);
+                    self.set_after_null(ply + 1, true);
+                    let s = -self.alphabeta(
+                        &null,
+                        -beta,
+                        -beta + 1,
+                        depth - 1 - r,
+                        ply + 1,
+                        NodeType::Cut,
+                    );
+                    self.set_after_null(ply + 1, false);
+                    self.keys.pop();
+                    if self.stopped {
+                        return 0;
+                    }
+                    if s >= beta {
+                        return if s >= MATE_BOUND { beta } else { s };
+                    }
+                }
+            }
+        }
 
         let moves: MoveList = pos.legal_moves();
         if moves.is_empty() {
@@ -91,16 +136,60 @@ impl Searcher {
         let mut quiet_count = 0usize;
         let mut index = 0usize;
         self.keys.push(key);
-        while let Some((m, _)) = picker.next_move() {
+        while let Some((m, order)) = picker.next_move() {
+            let quiet = !m.is_capture() && !m.is_promotion();
             let child = b.play(m);
-            let extension = i32::from(child.in_check() && (ply as i32) < 2 * self.root_depth);
+            let gives_check = child.in_check();
+            if ply > 0 && !in_check && index > 0 && best > -MATE_BOUND {
+                if quiet && !gives_check {
+                    // Late-move pruning and futility pruning of quiet moves.
+                    if !pv_node
+                        && depth <= p::LMP_DEPTH()
+                        && quiet_count as i32 >= p::LMP_BASE() + depth * depth
+                    {
+                        continue;
+                    }
+                    if !pv_node
+                        && depth <= p::FUTILITY_DEPTH()
+                        && static_eval + p::FUTILITY_BASE() + p::FUTILITY_MARGIN() * depth <= alpha
+                    {
+                        continue;
+                    }
+                    if depth <= 8 && see(pos, m) < p::SEE_QUIET() * depth {
+                        continue;
+                    }
+                } else if !quiet && depth <= 6 && see(pos, m) < p::SEE_NOISY() * depth * depth {
+                    continue;
+                }
+            }
+            let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
             let new_depth = depth - 1 + extension;
             let child_type = expected.child(index);
             let score = if index == 0 {
                 -self.alphabeta(&child, -beta, -alpha, new_depth, ply + 1, child_type)
             } else {
-                let mut s =
-                    -self.alphabeta(&child, -alpha - 1, -alpha, new_depth, ply + 1, child_type);
+                // Late-move reductions: more at expected CUT-nodes, less at PV-nodes, for killers
+                // and for moves with a good history.
+                let mut r = 0;
+                if depth >= 3 && quiet && !in_check && !gives_check {
+                    r = p::lmr_reduction(depth, index + 1);
+                    r += i32::from(expected == NodeType::Cut);
+                    r -= i32::from(pv_node);
+                    r -= i32::from(is_killer_score(order));
+                    r -= self.history.score(pos.turn(), m) / 8192;
+                    r = r.clamp(0, (new_depth - 1).max(0));
+                }
+                let mut s = -self.alphabeta(
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - r,
+                    ply + 1,
+                    child_type,
+                );
+                if r > 0 && s > alpha && !self.stopped {
+                    s = -self.alphabeta(&child, -alpha - 1, -alpha, new_depth, ply + 1, child_type);
+                }
                 if pv_node && s > alpha && s < beta && !self.stopped {
                     // The scout failed high inside the window: re-search as a PV node.
                     s = -self.alphabeta(&child, -beta, -alpha, new_depth, ply + 1, NodeType::Pv);
@@ -112,7 +201,6 @@ impl Searcher {
                 self.keys.pop();
                 return 0;
             }
-            let quiet = !m.is_capture() && !m.is_promotion();
             if score > best {
                 best = score;
                 if score > alpha {

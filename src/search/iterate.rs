@@ -32,6 +32,8 @@ pub struct SearchResult {
     pub depth: u32,
     /// Nodes searched by this thread.
     pub nodes: u64,
+    /// Score of the first line at each completed iteration, in order.
+    pub scores: Vec<i32>,
 }
 
 /// Per-search options that are not limits.
@@ -76,6 +78,7 @@ impl Searcher {
             lines: Vec::new(),
             depth: 0,
             nodes: 0,
+            scores: Vec::new(),
         };
         if root_moves.is_empty() {
             return result;
@@ -99,7 +102,7 @@ impl Searcher {
             let mut new_lines: Vec<RootLine> = Vec::with_capacity(multipv);
             for pv_idx in 0..multipv {
                 let prev = lines.get(pv_idx).map(|l| l.score);
-                let mut delta = 20;
+                let mut delta = super::params::ASPIRATION();
                 let (mut alpha, mut beta) = match prev {
                     Some(s) if depth >= 4 && !is_mate(s) => (s - delta, s + delta),
                     _ => (-INF, INF),
@@ -141,6 +144,7 @@ impl Searcher {
             }
             lines = new_lines;
             result.depth = depth;
+            result.scores.push(lines[0].score);
             self.ctl.publish_nodes(self.id, self.nodes);
             if params.report {
                 for (i, line) in lines.iter().enumerate() {

@@ -10,6 +10,7 @@ pub mod iterate;
 pub mod movepick;
 pub mod node_type;
 pub mod parallel;
+pub mod params;
 pub mod pv;
 pub mod qsearch;
 
@@ -89,6 +90,8 @@ pub struct Searcher {
     pub sp_worker: Option<Box<Searcher>>,
     /// Split-point counters.
     pub smp: SmpStats,
+    /// Plies reached through a null move (no second null move in a row).
+    null_plies: [bool; MAX_PLY + 2],
 }
 
 impl Searcher {
@@ -111,7 +114,20 @@ impl Searcher {
             current_sp: None,
             sp_worker: None,
             smp: SmpStats::default(),
+            null_plies: [false; MAX_PLY + 2],
         }
+    }
+
+    /// True if the node at `ply` was reached by a null move.
+    #[inline]
+    pub fn after_null(&self, ply: usize) -> bool {
+        self.null_plies[ply.min(MAX_PLY + 1)]
+    }
+
+    /// Marks the node at `ply` as reached (or not) by a null move.
+    #[inline]
+    pub fn set_after_null(&mut self, ply: usize, on: bool) {
+        self.null_plies[ply.min(MAX_PLY + 1)] = on;
     }
 
     /// True if `key` repeats a position since the last irreversible move (`halfmoves` plies back).

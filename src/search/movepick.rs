@@ -213,6 +213,12 @@ impl MovePicker {
     }
 }
 
+/// True if an ordering score belongs to a killer move.
+#[inline]
+pub fn is_killer_score(score: i32) -> bool {
+    score == KILLER_1 || score == KILLER_2
+}
+
 /// True if an ordering score belongs to a losing capture (SEE < 0).
 #[inline]
 pub fn is_bad_capture_score(score: i32) -> bool {

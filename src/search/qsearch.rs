@@ -8,7 +8,7 @@ use super::movepick::{see_non_negative, MovePicker};
 use super::{mated_in, Searcher, MATE, MAX_PLY};
 use crate::board::Board;
 use crate::eval::evaluate;
-use crate::tt::{score_from_tt, score_to_tt, Bound, PackedMove};
+use crate::tt::{self, score_to_tt, Bound, PackedMove};
 
 impl Searcher {
     /// Quiescence search of `b` at `ply` with window (`alpha`, `beta`); fail-soft.
@@ -31,17 +31,8 @@ impl Searcher {
         let mut tt_move = PackedMove::NONE;
         if let Some(e) = entry {
             tt_move = e.mv;
-            if !pv_node {
-                let s = score_from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                };
-                if cut {
-                    return s;
-                }
+            if let Some(s) = tt::cutoff(&e, 0, ply, alpha, beta, pv_node) {
+                return s;
             }
         }
         let in_check = b.in_check();
@@ -52,10 +43,9 @@ impl Searcher {
             stand_pat = -MATE;
             best = mated_in(ply);
         } else {
-            stand_pat = match entry {
-                Some(e) => i32::from(e.eval),
-                None => evaluate(pos),
-            };
+            stand_pat = entry
+                .and_then(|e| tt::stored_eval(&e))
+                .unwrap_or_else(|| evaluate(pos));
             if stand_pat >= beta {
                 if entry.is_none() {
                     self.tt.store(

@@ -51,6 +51,8 @@ pub struct JobOutcome {
     pub smp: SmpStats,
     /// Nodes of all threads.
     pub nodes: u64,
+    /// Set by the master once the search is over (just before `bestmove`).
+    pub done: bool,
 }
 
 /// One unit of work for the whole pool.
@@ -292,6 +294,12 @@ fn run_master(
         }
     }
     gather(searcher, job);
+    {
+        // Recorded before `bestmove` goes out, so a command that follows it sees the search as done.
+        let mut o = job.outcome.lock();
+        o.result = result.clone();
+        o.done = true;
+    }
     if print_bestmove {
         let (best, ponder) = match &result {
             Some(r) => (r.best_move, r.ponder),
@@ -308,7 +316,6 @@ fn run_master(
         }
         info::emit(&info::format_bestmove(best, ponder, chess960));
     }
-    job.outcome.lock().result = result;
 }
 
 fn run_helper(searcher: &mut Searcher, job: &Job, game: &Game, params: &SearchParams) {

@@ -183,6 +183,13 @@ impl Table {
         }
     }
 
+    /// Writes a learned position as a pinned entry holding the window [`lower`, `upper`] (lower bound
+    /// in the score field, upper bound in the eval field; see [`super::cutoff`]). Pinned entries of the
+    /// current generation are not evicted or overwritten by the search.
+    pub fn store_learned(&self, key: u64, mv: PackedMove, lower: i16, upper: i16, depth: u8) {
+        self.store(key, mv, lower, upper, depth, Bound::Exact, true);
+    }
+
     /// Permille of sampled slots used by the current search generation (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation();

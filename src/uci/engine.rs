@@ -8,6 +8,7 @@ use std::sync::Arc;
 use shakmaty::{Move, Position};
 
 use super::info;
+use super::learning::Learner;
 use super::options::{declarations, Change, Options};
 use super::parse::{parse, Command, GoParams, PositionStart};
 use crate::board::{parse_uci_move, Board, Game};
@@ -34,6 +35,7 @@ pub struct Engine {
     tt: Arc<Table>,
     pool: Pool,
     current: Option<Arc<Job>>,
+    learner: Option<Learner>,
     debug: bool,
 }
 
@@ -58,6 +60,7 @@ impl Engine {
             tt,
             pool,
             current: None,
+            learner: None,
             debug: false,
         }
     }
@@ -89,6 +92,14 @@ impl Engine {
 
     /// Handles one parsed command.
     pub fn handle(&mut self, cmd: Command) -> Flow {
+        // A search that has finished since the last command is settled first (learning).
+        let finished = self
+            .current
+            .as_ref()
+            .is_some_and(|job| job.outcome.lock().done);
+        if finished {
+            self.settle();
+        }
         match cmd {
             Command::Uci => {
                 info::emit(&format!("id name Trine {}", env!("CARGO_PKG_VERSION")));
@@ -104,6 +115,9 @@ impl Engine {
                 self.tt.clear();
                 self.clear_history();
                 self.game = Game::default();
+                if let Some(l) = self.learner.as_mut() {
+                    l.new_game();
+                }
             }
             Command::Position { start, moves } => self.set_position(&start, &moves),
             Command::Go(go) => {
@@ -170,7 +184,7 @@ impl Engine {
                 job.ctl.request_stop();
             }
         }
-        self.pool.wait();
+        self.settle();
     }
 
     fn clear_history(&mut self) {
@@ -240,6 +254,11 @@ impl Engine {
                             };
                         }
                     }
+                    Change::Learn => {
+                        self.learner = self.options.learning.then(|| {
+                            Learner::new(&self.options.learn_file, self.options.learn_capacity)
+                        });
+                    }
                     Change::Stored => {}
                 }
             }
@@ -300,6 +319,15 @@ impl Engine {
             true,
         ));
         self.tt.new_search();
+        if let Some(l) = self.learner.as_mut() {
+            for m in l.refresh() {
+                info::emit(&format!("info string {m}"));
+            }
+            let n = l.load_into(&self.tt);
+            if self.debug && n > 0 {
+                info::message(&format!("loaded {n} learned positions into the hash table"));
+            }
+        }
         self.current = Some(Arc::clone(&job));
         self.pool.start(job);
     }
@@ -309,6 +337,25 @@ impl Engine {
         if let Some(job) = &self.current {
             job.ctl.request_stop();
         }
+        self.settle();
+    }
+
+    /// Waits for the pool, then lets the learner look at the finished search.
+    fn settle(&mut self) {
         self.pool.wait();
+        let Some(job) = self.current.take() else {
+            return;
+        };
+        let (Some(learner), Task::Search(task)) = (self.learner.as_mut(), &job.task) else {
+            return;
+        };
+        let outcome = job.outcome.lock();
+        if let Some(result) = &outcome.result {
+            if let Some(msg) =
+                learner.after_search(&task.game, result, self.options.learn_threshold)
+            {
+                info::message(&msg);
+            }
+        }
     }
 }

@@ -21,6 +21,9 @@ enum Kind {
         default: &'static str,
         choices: &'static [&'static str],
     },
+    Str {
+        default: &'static str,
+    },
 }
 
 struct Spec {
@@ -80,6 +83,32 @@ const SPECS: &[Spec] = &[
             choices: &["lazy", "ybw", "hybrid"],
         },
     },
+    Spec {
+        name: "Learning",
+        kind: Kind::Check { default: false },
+    },
+    Spec {
+        name: "Learn File",
+        kind: Kind::Str {
+            default: "trine.learn",
+        },
+    },
+    Spec {
+        name: "Learn Threshold",
+        kind: Kind::Spin {
+            default: 33,
+            min: 1,
+            max: 1000,
+        },
+    },
+    Spec {
+        name: "Learn Capacity",
+        kind: Kind::Spin {
+            default: 65536,
+            min: 1,
+            max: 16_777_216,
+        },
+    },
 ];
 
 /// The parallel scheme used unless `SMP Mode` says otherwise: the one that measured best
@@ -103,6 +132,14 @@ pub struct Options {
     pub chess960: bool,
     /// How helper threads share the work.
     pub smp_mode: SmpMode,
+    /// Position learning on (persistent hash table).
+    pub learning: bool,
+    /// Path of the learn file.
+    pub learn_file: String,
+    /// Score drop (centipawns) that makes a root position worth remembering.
+    pub learn_threshold: i32,
+    /// Entries kept in the learn file (FIFO beyond).
+    pub learn_capacity: usize,
 }
 
 impl Default for Options {
@@ -115,6 +152,10 @@ impl Default for Options {
             ponder: false,
             chess960: false,
             smp_mode: SmpMode::parse(DEFAULT_SMP_MODE).unwrap_or(SmpMode::Lazy),
+            learning: false,
+            learn_file: "trine.learn".to_string(),
+            learn_threshold: 33,
+            learn_capacity: 65536,
         }
     }
 }
@@ -128,12 +169,27 @@ pub enum Change {
     Threads(usize),
     /// Empty the TT.
     ClearHash,
+    /// A learning option: the learn file must be (re)opened.
+    Learn,
     /// A value stored in [`Options`] directly.
     Stored,
 }
 
-/// The `option name ...` lines for `uci`.
+/// The `option name ...` lines for `uci` (with `--features tune`, the search parameters too).
 pub fn declarations() -> Vec<String> {
+    let mut lines = fixed_declarations();
+    if cfg!(feature = "tune") {
+        for p in crate::search::params::PARAMS {
+            lines.push(format!(
+                "option name {} type spin default {} min {} max {}",
+                p.name, p.default, p.min, p.max
+            ));
+        }
+    }
+    lines
+}
+
+fn fixed_declarations() -> Vec<String> {
     SPECS
         .iter()
         .map(|s| match s.kind {
@@ -145,6 +201,9 @@ pub fn declarations() -> Vec<String> {
                 format!("option name {} type check default {default}", s.name)
             }
             Kind::Button => format!("option name {} type button", s.name),
+            Kind::Str { default } => {
+                format!("option name {} type string default {default}", s.name)
+            }
             Kind::Combo { default, choices } => {
                 let vars: Vec<String> = choices.iter().map(|c| format!("var {c}")).collect();
                 format!(
@@ -195,6 +254,15 @@ impl Options {
         name: &str,
         value: Option<&str>,
     ) -> Result<(Change, Vec<String>), String> {
+        #[cfg(feature = "tune")]
+        if let Some(p) = crate::search::params::PARAMS
+            .iter()
+            .find(|p| p.name.eq_ignore_ascii_case(name.trim()))
+        {
+            let (v, warnings) = parse_spin(p.name, value, i64::from(p.min), i64::from(p.max))?;
+            crate::search::params::set(p.name, v as i32);
+            return Ok((Change::Stored, warnings));
+        }
         let spec = SPECS
             .iter()
             .find(|s| s.name.eq_ignore_ascii_case(name.trim()))
@@ -212,6 +280,14 @@ impl Options {
                         self.move_overhead_ms = v as u64;
                         Change::Stored
                     }
+                    "Learn Threshold" => {
+                        self.learn_threshold = v as i32;
+                        Change::Stored
+                    }
+                    "Learn Capacity" => {
+                        self.learn_capacity = v as usize;
+                        Change::Learn
+                    }
                     _ => {
                         self.multipv = v as usize;
                         Change::Stored
@@ -221,14 +297,25 @@ impl Options {
             }
             Kind::Check { .. } => {
                 let v = parse_check(spec.name, value)?;
-                if spec.name == "Ponder" {
-                    self.ponder = v;
-                } else {
-                    self.chess960 = v;
+                match spec.name {
+                    "Ponder" => self.ponder = v,
+                    "Learning" => {
+                        self.learning = v;
+                        return Ok((Change::Learn, Vec::new()));
+                    }
+                    _ => self.chess960 = v,
                 }
                 Ok((Change::Stored, Vec::new()))
             }
             Kind::Button => Ok((Change::ClearHash, Vec::new())),
+            Kind::Str { .. } => {
+                let text = value.unwrap_or("").trim();
+                if text.is_empty() {
+                    return Err(format!("option '{}' needs a value", spec.name));
+                }
+                self.learn_file = text.to_string();
+                Ok((Change::Learn, Vec::new()))
+            }
             Kind::Combo { choices, .. } => {
                 let text = value.unwrap_or("").trim();
                 let mode = SmpMode::parse(text).ok_or_else(|| {
@@ -270,10 +357,18 @@ mod tests {
         assert_eq!(o.set("Clear Hash", None).unwrap().0, Change::ClearHash);
         o.set("Move Overhead", Some("-5")).unwrap();
         assert_eq!(o.move_overhead_ms, 0);
-        assert_eq!(declarations().len(), SPECS.len());
+        assert_eq!(fixed_declarations().len(), SPECS.len());
         o.set("smp mode", Some("YBW")).unwrap();
         assert_eq!(o.smp_mode, SmpMode::Ybw);
         assert!(o.set("SMP Mode", Some("dts")).is_err());
+        assert_eq!(o.set("Learning", Some("true")).unwrap().0, Change::Learn);
+        assert!(o.learning);
+        o.set("Learn File", Some("/tmp/some dir/x.learn")).unwrap();
+        assert_eq!(o.learn_file, "/tmp/some dir/x.learn");
+        assert!(o.set("Learn File", Some("  ")).is_err());
+        assert_eq!(o.learn_file, "/tmp/some dir/x.learn");
+        o.set("Learn Threshold", Some("50")).unwrap();
+        assert_eq!(o.learn_threshold, 50);
         assert_eq!(o.smp_mode, SmpMode::Ybw);
     }
 }

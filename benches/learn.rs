@@ -1,0 +1,90 @@
+//! Criterion benchmarks of the learn file (position learning's on-disk store): loading a full
+//! 65,536-entry file into a table, and storing one entry into a full file (lock, re-read, merge,
+//! write, fsync, rename).
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use shakmaty::{Chess, Position};
+
+use trine::board::full_key;
+use trine::tt::learn::{LearnEntry, LearnFile, Origin, DEFAULT_CAPACITY};
+
+fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+/// `n` entries of distinct positions from seeded random games.
+fn entries(n: usize, seed: u64) -> Vec<LearnEntry> {
+    let mut rng = seed;
+    let mut seen = HashSet::new();
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let mut pos = Chess::default();
+        for ply in 0..120u16 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || out.len() == n {
+                break;
+            }
+            let m = moves[(xorshift(&mut rng) % moves.len() as u64) as usize];
+            if seen.insert(full_key(&pos)) {
+                let score = (xorshift(&mut rng) % 800) as i16 - 400;
+                let depth = (xorshift(&mut rng) % 24) as u8 + 1;
+                out.push(LearnEntry::from_position(
+                    &pos,
+                    depth,
+                    score,
+                    Some(m),
+                    ply,
+                    Origin::Search,
+                ));
+            }
+            pos.play_unchecked(m);
+        }
+    }
+    out
+}
+
+/// A scratch directory, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn learn_file(c: &mut Criterion) {
+    let dir =
+        Scratch(std::env::temp_dir().join(format!("trine-learn-bench-{}", std::process::id())));
+    std::fs::create_dir_all(&dir.0).expect("create scratch dir");
+    let all = entries(DEFAULT_CAPACITY + 4096, 0x9e37_79b9_7f4a_7c15);
+    let (full, extra) = all.split_at(DEFAULT_CAPACITY);
+    let file = LearnFile::new(dir.0.join("learn.bin"), DEFAULT_CAPACITY);
+    let n = file.store(full).expect("write the full file");
+    assert_eq!(n, DEFAULT_CAPACITY);
+
+    let mut group = c.benchmark_group("learn file");
+    group.sample_size(20);
+    group.bench_function("load 65536 entries", |b| {
+        b.iter(|| {
+            let (table, _) = file.load().expect("load");
+            black_box(table.len())
+        })
+    });
+    let mut next = extra.iter().cycle();
+    group.bench_function("store 1 entry into a full file", |b| {
+        b.iter(|| {
+            let e = next.next().expect("cycle never ends");
+            black_box(file.store(std::slice::from_ref(e)).expect("store"))
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, learn_file);
+criterion_main!(benches);

@@ -1,0 +1,242 @@
+//! `trine learn`: look at and edit a learn file ([`crate::tt::learn`]) from the command line —
+//! `stats`, `show`, `export` (EPD), `import` (EPD) and `clear`.
+//!
+//! Exit status: 0 on success; 1 when `import` rejected some lines (the good ones are still
+//! stored) or `show`/`export` met an entry whose position cannot be rebuilt; 2 on file errors
+//! (unreadable or unwritable paths, a learn file this Trine must not use). A damaged learn file
+//! that was moved aside is reported on stderr.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::builder::RangedU64ValueParser;
+use shakmaty::fen::Fen;
+use shakmaty::{EnPassantMode, Position};
+
+use crate::board::move_to_uci;
+use crate::search::{is_mate, mate_moves};
+use crate::tt::learn::{
+    export_epd, import_epd, LearnFile, LearnTable, LoadStatus, Origin, DEFAULT_CAPACITY,
+    EVAL_VERSION, FORMAT_VERSION, MAX_CAPACITY,
+};
+
+/// `trine learn <command> --file FILE [--capacity N]`.
+#[derive(clap::Args, Debug)]
+pub struct LearnArgs {
+    /// What to do with the learn file.
+    #[command(subcommand)]
+    pub command: LearnCommand,
+}
+
+/// The `trine learn` commands.
+#[derive(clap::Subcommand, Debug)]
+pub enum LearnCommand {
+    /// Counts by origin and depth; the last line is `<N> entries`.
+    Stats(FileArgs),
+    /// One line per entry, oldest first: FEN, best move (UCI), score, depth, game ply, origin.
+    Show(FileArgs),
+    /// Writes the entries as EPD (`bm`, `ce`, `dm`, `acd`, `c0`), to stdout or `--out`.
+    Export {
+        /// The learn file.
+        #[command(flatten)]
+        file: FileArgs,
+        /// Output file (default: stdout).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Adds the positions of an EPD file (`ce` required; `bm` SAN or UCI; `acd`, `c0` optional).
+    Import {
+        /// The learn file.
+        #[command(flatten)]
+        file: FileArgs,
+        /// The EPD file to read.
+        epd: PathBuf,
+    },
+    /// Empties the learn file.
+    Clear(FileArgs),
+}
+
+/// The learn file every command works on.
+#[derive(clap::Args, Debug)]
+pub struct FileArgs {
+    /// Path of the learn file.
+    #[arg(long)]
+    pub file: PathBuf,
+    /// Most entries the file keeps (the oldest are dropped first).
+    #[arg(long, default_value_t = DEFAULT_CAPACITY,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_CAPACITY as u64))]
+    pub capacity: usize,
+}
+
+impl FileArgs {
+    fn open(&self) -> LearnFile {
+        LearnFile::new(&self.file, self.capacity)
+    }
+}
+
+/// Runs one `trine learn` command.
+pub fn run(args: LearnArgs) -> ExitCode {
+    let result = match args.command {
+        LearnCommand::Stats(f) => stats(&f),
+        LearnCommand::Show(f) => show(&f),
+        LearnCommand::Export { file, out } => export(&file, out.as_deref()),
+        LearnCommand::Import { file, epd } => import(&file, &epd),
+        LearnCommand::Clear(f) => clear(&f),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn report_quarantine(moved_to: &Path, reason: &str) {
+    eprintln!(
+        "warning: the learn file was damaged ({reason}); it was kept as {} and a new one started",
+        moved_to.display()
+    );
+}
+
+/// Loads the table, reporting a quarantined file on stderr.
+fn load(f: &FileArgs) -> Result<LearnTable, String> {
+    let (table, status) = f.open().load()?;
+    if let LoadStatus::Quarantined { moved_to, reason } = &status {
+        report_quarantine(moved_to, reason);
+    }
+    Ok(table)
+}
+
+fn score_text(score: i16) -> String {
+    let s = i32::from(score);
+    if is_mate(s) {
+        format!("mate {}", mate_moves(s))
+    } else {
+        format!("cp {s}")
+    }
+}
+
+fn stats(f: &FileArgs) -> Result<ExitCode, String> {
+    let table = load(f)?;
+    let count = |o: Origin| table.entries().filter(|e| e.origin == o).count();
+    println!(
+        "learn file {} (format {FORMAT_VERSION}, eval {EVAL_VERSION}, capacity {})",
+        f.file.display(),
+        f.capacity
+    );
+    println!(
+        "origin: {} search, {} imported, {} human",
+        count(Origin::Search),
+        count(Origin::Imported),
+        count(Origin::Human)
+    );
+    let depths: Vec<u32> = table.entries().map(|e| u32::from(e.depth)).collect();
+    match (depths.iter().min(), depths.iter().max()) {
+        (Some(lo), Some(hi)) => {
+            let mean = f64::from(depths.iter().sum::<u32>()) / depths.len() as f64;
+            println!("depth: {lo}..{hi}, mean {mean:.1}");
+        }
+        _ => println!("depth: -"),
+    }
+    let mates = table
+        .entries()
+        .filter(|e| is_mate(i32::from(e.score)))
+        .count();
+    let with_move = table.entries().filter(|e| e.best_move != 0).count();
+    println!("{mates} mate scores, {with_move} with a best move");
+    println!("{} entries", table.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn show(f: &FileArgs) -> Result<ExitCode, String> {
+    let table = load(f)?;
+    let mut bad = 0;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for e in table.entries() {
+        let pos = match e.position() {
+            Ok(p) => p,
+            Err(err) => {
+                eprintln!("error: {err}");
+                bad += 1;
+                continue;
+            }
+        };
+        let mv = e.best_move_in(&pos).map_or_else(
+            || "0000".to_string(),
+            |m| move_to_uci(m, pos.castles().mode()),
+        );
+        let line = format!(
+            "{} | {mv} | {} | depth {} | ply {} | {}",
+            Fen::from_position(&pos, EnPassantMode::Legal),
+            score_text(e.score),
+            e.depth,
+            e.game_ply,
+            e.origin
+        );
+        if writeln!(out, "{line}").is_err() {
+            break; // stdout closed (e.g. piped into `head`)
+        }
+    }
+    Ok(if bad == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn export(f: &FileArgs, out: Option<&Path>) -> Result<ExitCode, String> {
+    let table = load(f)?;
+    let (text, errors) = export_epd(table.entries());
+    for e in &errors {
+        eprintln!("error: {e}");
+    }
+    match out {
+        Some(path) => std::fs::write(path, &text)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        None => {
+            // A closed stdout is the reader's choice, not an error worth a message.
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+        }
+    }
+    Ok(if errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn import(f: &FileArgs, epd: &Path) -> Result<ExitCode, String> {
+    let bytes = std::fs::read(epd).map_err(|e| format!("cannot read {}: {e}", epd.display()))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let (entries, rejected) = import_epd(&text).map_err(|e| format!("{}: {e}", epd.display()))?;
+    for r in &rejected {
+        eprintln!("{r}");
+    }
+    let report = f.open().store_report(&entries)?;
+    if let Some((moved_to, reason)) = &report.quarantined {
+        report_quarantine(moved_to, reason);
+    }
+    println!(
+        "{} positions imported, {} lines rejected; the learn file holds {} entries",
+        entries.len(),
+        rejected.len(),
+        report.entries
+    );
+    Ok(if rejected.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn clear(f: &FileArgs) -> Result<ExitCode, String> {
+    let report = f.open().clear_report()?;
+    if let Some((moved_to, reason)) = &report.quarantined {
+        report_quarantine(moved_to, reason);
+    }
+    println!("cleared {}", f.file.display());
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,226 @@
+//! Position learning end to end over UCI: a shallow search walks into a line that a deeper search
+//! refutes; after one game fragment with `Learning` on, a fresh process with `Learning` on avoids it
+//! within the same shallow budget, and with `Learning` off it does not. A corrupt learn file is moved
+//! aside with an `info string` and the engine carries on.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// White's shallow search (depth 3) likes Nc3 here; deeper, ...cxd4 refutes it (the queen on b6 and
+/// the pawn on c5 win material), which a depth-7 search sees.
+const TRAP: &str = "rnb1kbnr/pp2pppp/1q6/2pp4/3P4/6P1/PPP1PP1P/RNBQKBNR w KQkq - 0 1";
+const LURE: &str = "b1c3";
+const REFUTATION: &str = "c5d4";
+
+struct Engine {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: mpsc::Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_trine"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+        }
+    }
+
+    fn send(&mut self, s: &str) {
+        writeln!(self.stdin, "{s}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first one starting with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no '{prefix}' within 60 s; saw {seen:#?}"));
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    fn bestmove(&mut self, go: &str) -> (String, Vec<String>) {
+        self.send(go);
+        let lines = self.until("bestmove");
+        let mv = lines
+            .last()
+            .and_then(|l| l.split_whitespace().nth(1))
+            .unwrap()
+            .to_string();
+        (mv, lines)
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let _ = self.child.wait();
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("trine-learning-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn engine_with_learning(file: &Path, on: bool) -> Engine {
+    let mut e = Engine::start();
+    e.send(&format!(
+        "setoption name Learn File value {}",
+        file.display()
+    ));
+    e.send(&format!("setoption name Learning value {on}"));
+    e.send("isready");
+    e.until("readyok");
+    e
+}
+
+#[test]
+fn a_learned_refutation_is_avoided_in_a_fresh_process() {
+    let dir = temp_dir("trap");
+    let file = dir.join("trine.learn");
+
+    // Without any learning the shallow search falls for the lure.
+    let mut plain = engine_with_learning(&file, false);
+    plain.send(&format!("position fen {TRAP}"));
+    let (mv, _) = plain.bestmove("go depth 3");
+    assert_eq!(
+        mv, LURE,
+        "precondition: the shallow search prefers the lure"
+    );
+    plain.quit();
+    assert!(!file.exists(), "Learning off writes nothing");
+
+    // One game fragment: play the lure, meet the refutation, and see the score drop.
+    let mut learner = engine_with_learning(&file, true);
+    learner.send("ucinewgame");
+    learner.send(&format!("position fen {TRAP}"));
+    let (mv, _) = learner.bestmove("go depth 3");
+    assert_eq!(mv, LURE);
+    learner.send(&format!("position fen {TRAP} moves {LURE} {REFUTATION}"));
+    let (_, lines) = learner.bestmove("go depth 7");
+    // The score drop is noticed once the engine settles the search (at the next command).
+    learner.send("isready");
+    let after = learner.until("readyok");
+    let learned = lines
+        .iter()
+        .chain(after.iter())
+        .any(|l| l.starts_with("info string learned"));
+    assert!(learned, "no 'learned' message: {lines:#?} {after:#?}");
+    learner.quit();
+    assert!(file.exists());
+
+    // A fresh process with Learning on avoids the lure within the same shallow budget...
+    let mut fresh = engine_with_learning(&file, true);
+    fresh.send(&format!("position fen {TRAP}"));
+    let (mv, _) = fresh.bestmove("go depth 3");
+    assert_ne!(
+        mv, LURE,
+        "the learned refutation should steer the shallow search away"
+    );
+    fresh.quit();
+
+    // ...and with Learning off it does not.
+    let mut off = engine_with_learning(&file, false);
+    off.send(&format!("position fen {TRAP}"));
+    let (mv, _) = off.bestmove("go depth 3");
+    assert_eq!(mv, LURE);
+    off.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_corrupt_learn_file_is_moved_aside_and_the_engine_carries_on() {
+    let dir = temp_dir("corrupt");
+    let file = dir.join("trine.learn");
+    std::fs::write(
+        &file,
+        b"this is not a learn file at all, just garbage bytes",
+    )
+    .unwrap();
+    let mut e = engine_with_learning(&file, true);
+    e.send("position startpos");
+    let (mv, lines) = e.bestmove("go depth 3");
+    assert!(mv.len() >= 4);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error:") && l.contains("moved aside")),
+        "{lines:#?}"
+    );
+    e.quit();
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|d| d.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names.iter().any(|n| n.starts_with("trine.learn.corrupt-")),
+        "{names:?}"
+    );
+    let kept = names
+        .iter()
+        .find(|n| n.starts_with("trine.learn.corrupt-"))
+        .unwrap();
+    assert_eq!(
+        std::fs::read(dir.join(kept)).unwrap(),
+        b"this is not a learn file at all, just garbage bytes",
+        "the corrupt file is kept byte for byte"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_unwritable_learn_file_is_an_error_message_not_a_crash() {
+    let dir = temp_dir("unwritable");
+    // A path below a regular file can never be created.
+    let blocker = dir.join("plain-file");
+    std::fs::write(&blocker, b"x").unwrap();
+    let file = blocker.join("trine.learn");
+    let mut e = engine_with_learning(&file, true);
+    e.send(&format!("position fen {TRAP}"));
+    let _ = e.bestmove("go depth 3");
+    e.send(&format!("position fen {TRAP} moves {LURE} {REFUTATION}"));
+    let _ = e.bestmove("go depth 7");
+    e.send("isready");
+    let after = e.until("readyok");
+    assert!(
+        after.iter().any(|l| l.starts_with("info string error:")),
+        "{after:#?}"
+    );
+    // Still alive and searching.
+    e.send("position startpos");
+    let (mv, _) = e.bestmove("go depth 2");
+    assert!(mv.len() >= 4);
+    e.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}
