@@ -1,0 +1,121 @@
+//! How to start an engine: command, arguments, working directory, display name and the UCI
+//! options to set, parsed from `key=value` tokens as given to `--engine` / `--each`.
+
+use std::path::PathBuf;
+
+/// Everything needed to start and configure one engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// Name used in reports and PGN headers.
+    pub name: String,
+    /// Program to run.
+    pub cmd: PathBuf,
+    /// Arguments passed to the program.
+    pub args: Vec<String>,
+    /// Working directory, if not the current one.
+    pub dir: Option<PathBuf>,
+    /// UCI options (`setoption name N value V`), in the order given, each name once.
+    pub options: Vec<(String, String)>,
+}
+
+impl EngineConfig {
+    /// Parses `cmd=PATH name=NAME arg=A dir=D option.NAME=VALUE proto=uci` tokens. `defaults`
+    /// (from `--each`) are applied first, so the engine's own tokens override them. Without
+    /// `name=` the file name of the command is used.
+    pub fn parse(tokens: &[String], defaults: &[String]) -> Result<Self, String> {
+        let mut cmd = None;
+        let mut name = None;
+        let mut args = Vec::new();
+        let mut dir = None;
+        let mut options: Vec<(String, String)> = Vec::new();
+        for token in defaults.iter().chain(tokens) {
+            let (key, value) = token
+                .split_once('=')
+                .ok_or_else(|| format!("engine setting '{token}' is not key=value"))?;
+            match key {
+                "cmd" => cmd = Some(PathBuf::from(value)),
+                "name" => name = Some(value.to_string()),
+                "arg" => args.push(value.to_string()),
+                "dir" => dir = Some(PathBuf::from(value)),
+                "proto" if value == "uci" => {}
+                "proto" => {
+                    return Err(format!(
+                        "protocol '{value}' is not supported (only uci; xboard is not implemented)"
+                    ))
+                }
+                _ => {
+                    let Some(opt) = key.strip_prefix("option.") else {
+                        return Err(format!("unknown engine setting '{key}'"));
+                    };
+                    if opt.is_empty() {
+                        return Err(format!("empty option name in '{token}'"));
+                    }
+                    match options.iter_mut().find(|(n, _)| n == opt) {
+                        Some(slot) => slot.1 = value.to_string(),
+                        None => options.push((opt.to_string(), value.to_string())),
+                    }
+                }
+            }
+        }
+        let cmd: PathBuf = cmd.ok_or("an engine needs cmd=PATH")?;
+        let name = name.unwrap_or_else(|| {
+            cmd.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| cmd.display().to_string())
+        });
+        Ok(Self {
+            name,
+            cmd,
+            args,
+            dir,
+            options,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn parses_and_overrides_defaults() {
+        let c = EngineConfig::parse(
+            &toks("cmd=/usr/games/stockfish option.Hash=32 arg=-x"),
+            &toks("option.Hash=16 option.Threads=1"),
+        )
+        .unwrap();
+        assert_eq!(c.name, "stockfish");
+        assert_eq!(c.args, ["-x"]);
+        assert_eq!(
+            c.options,
+            [
+                ("Hash".to_string(), "32".to_string()),
+                ("Threads".to_string(), "1".to_string())
+            ]
+        );
+        // One shell word may hold a space: the option name keeps it.
+        let named = EngineConfig::parse(
+            &[
+                "cmd=./e".to_string(),
+                "name=Dev".into(),
+                "option.Move Overhead=5".into(),
+            ],
+            &[],
+        )
+        .unwrap();
+        assert_eq!(named.name, "Dev");
+        assert_eq!(named.options[0].0, "Move Overhead");
+    }
+
+    #[test]
+    fn rejects_bad_tokens() {
+        assert!(EngineConfig::parse(&toks("name=x"), &[]).is_err());
+        assert!(EngineConfig::parse(&toks("cmd=x bogus"), &[]).is_err());
+        assert!(EngineConfig::parse(&toks("cmd=x colour=red"), &[]).is_err());
+        assert!(EngineConfig::parse(&toks("cmd=x proto=xboard"), &[]).is_err());
+    }
+}

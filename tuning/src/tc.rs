@@ -1,0 +1,237 @@
+//! Search limits of a match — a clock (`moves/base+increment`), a fixed time per move, a node
+//! count or a depth — with the `go` command each produces and the chess clock that decides
+//! time forfeits (`used > remaining + margin`).
+
+use std::fmt;
+
+/// A clock time control: optional moves per period, base time and increment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Moves per period (`40/...`); `None` for the whole game.
+    pub moves: Option<u32>,
+    /// Base time per period, milliseconds.
+    pub base_ms: u64,
+    /// Increment per move, milliseconds.
+    pub inc_ms: u64,
+}
+
+impl TimeControl {
+    /// Parses `base[+inc]` or `moves/base[+inc]`, times in seconds (`8+0.08`, `40/60+0.6`).
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let bad = || format!("bad time control '{text}' (expected e.g. 8+0.08 or 40/60+0.6)");
+        let (moves, rest) = match text.split_once('/') {
+            Some((m, r)) => (Some(m.parse::<u32>().map_err(|_| bad())?), r),
+            None => (None, text),
+        };
+        if moves == Some(0) {
+            return Err(bad());
+        }
+        let (base, inc) = match rest.split_once('+') {
+            Some((b, i)) => (b, i),
+            None => (rest, "0"),
+        };
+        let secs = |s: &str| -> Result<u64, String> {
+            let v: f64 = s.parse().map_err(|_| bad())?;
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(bad());
+            }
+            Ok((v * 1000.0).round() as u64)
+        };
+        let tc = Self {
+            moves,
+            base_ms: secs(base)?,
+            inc_ms: secs(inc)?,
+        };
+        if tc.base_ms == 0 && tc.inc_ms == 0 {
+            return Err(bad());
+        }
+        Ok(tc)
+    }
+}
+
+fn secs(ms: u64) -> String {
+    let s = format!("{:.3}", ms as f64 / 1000.0);
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+impl fmt::Display for TimeControl {
+    /// PGN `TimeControl` form: `8+0.08`, `40/60+0.6`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(m) = self.moves {
+            write!(f, "{m}/")?;
+        }
+        write!(f, "{}", secs(self.base_ms))?;
+        if self.inc_ms > 0 {
+            write!(f, "+{}", secs(self.inc_ms))?;
+        }
+        Ok(())
+    }
+}
+
+/// How each search is limited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// A chess clock per side.
+    Clock(TimeControl),
+    /// Fixed time per move, milliseconds.
+    MoveTime(u64),
+    /// Fixed node count per move.
+    Nodes(u64),
+    /// Fixed depth per move.
+    Depth(u32),
+}
+
+impl Limit {
+    /// The PGN `TimeControl` tag value: the clock, `*S` seconds per move, or `-`.
+    pub fn pgn_tag(&self) -> String {
+        match self {
+            Limit::Clock(tc) => tc.to_string(),
+            Limit::MoveTime(ms) => format!("*{}", secs(*ms)),
+            Limit::Nodes(_) | Limit::Depth(_) => "-".to_string(),
+        }
+    }
+
+    /// Whether running out of time loses the game.
+    pub fn is_timed(&self) -> bool {
+        matches!(self, Limit::Clock(_) | Limit::MoveTime(_))
+    }
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Limit::Clock(tc) => write!(f, "tc {tc}"),
+            Limit::MoveTime(ms) => write!(f, "movetime {ms} ms"),
+            Limit::Nodes(n) => write!(f, "{n} nodes"),
+            Limit::Depth(d) => write!(f, "depth {d}"),
+        }
+    }
+}
+
+/// One side's chess clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    tc: TimeControl,
+    remaining_ms: u64,
+    moves_made: u32,
+}
+
+impl Clock {
+    /// A full clock at the start of a game.
+    pub fn new(tc: TimeControl) -> Self {
+        Self {
+            tc,
+            remaining_ms: tc.base_ms,
+            moves_made: 0,
+        }
+    }
+
+    /// Time left, milliseconds.
+    pub fn remaining_ms(&self) -> u64 {
+        self.remaining_ms
+    }
+
+    /// Moves left in the current period, for `movestogo`.
+    pub fn moves_to_go(&self) -> Option<u32> {
+        self.tc.moves.map(|m| m - self.moves_made % m)
+    }
+
+    /// Charges `used_ms` for one move. Returns `false` (a time forfeit) when the move took
+    /// more than the remaining time plus `margin_ms`; otherwise the clock is reduced (not
+    /// below zero), the increment added and, at the end of a period, the base time.
+    pub fn charge(&mut self, used_ms: u64, margin_ms: u64) -> bool {
+        if used_ms > self.remaining_ms + margin_ms {
+            return false;
+        }
+        self.remaining_ms = self.remaining_ms.saturating_sub(used_ms) + self.tc.inc_ms;
+        self.moves_made += 1;
+        if let Some(m) = self.tc.moves {
+            if self.moves_made.is_multiple_of(m) {
+                self.remaining_ms += self.tc.base_ms;
+            }
+        }
+        true
+    }
+}
+
+/// The `go` command for a search: `white` and `black` are the clocks for [`Limit::Clock`]
+/// (the side to move's `movestogo` is given by `to_move_clock`).
+pub fn go_command(limit: &Limit, white: &Clock, black: &Clock, to_move_clock: &Clock) -> String {
+    match limit {
+        Limit::Clock(tc) => {
+            let mut s = format!(
+                "go wtime {} btime {} winc {} binc {}",
+                white.remaining_ms(),
+                black.remaining_ms(),
+                tc.inc_ms,
+                tc.inc_ms
+            );
+            if let Some(m) = to_move_clock.moves_to_go() {
+                s.push_str(&format!(" movestogo {m}"));
+            }
+            s
+        }
+        Limit::MoveTime(ms) => format!("go movetime {ms}"),
+        Limit::Nodes(n) => format!("go nodes {n}"),
+        Limit::Depth(d) => format!("go depth {d}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_and_display() {
+        let tc = TimeControl::parse("8+0.08").unwrap();
+        assert_eq!((tc.moves, tc.base_ms, tc.inc_ms), (None, 8000, 80));
+        assert_eq!(tc.to_string(), "8+0.08");
+        let tc = TimeControl::parse("40/60+0.6").unwrap();
+        assert_eq!((tc.moves, tc.base_ms, tc.inc_ms), (Some(40), 60000, 600));
+        assert_eq!(tc.to_string(), "40/60+0.6");
+        assert_eq!(TimeControl::parse("10").unwrap().to_string(), "10");
+        for bad in ["", "x", "0/10", "-1+1", "0+0", "1+y"] {
+            assert!(TimeControl::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(Limit::MoveTime(250).pgn_tag(), "*0.25");
+        assert_eq!(Limit::Nodes(5).pgn_tag(), "-");
+    }
+
+    #[test]
+    fn clock_charges_with_margin_and_increment() {
+        let tc = TimeControl::parse("1+0.1").unwrap();
+        let mut c = Clock::new(tc);
+        assert!(c.charge(300, 100));
+        assert_eq!(c.remaining_ms(), 800);
+        // overrun inside the margin: clock floors at zero, then the increment
+        assert!(c.charge(850, 100));
+        assert_eq!(c.remaining_ms(), 100);
+        // beyond remaining + margin: forfeit
+        assert!(!c.charge(201, 100));
+        assert!(c.charge(200, 100));
+    }
+
+    #[test]
+    fn periods_and_go_commands() {
+        let tc = TimeControl::parse("2/1").unwrap();
+        let mut c = Clock::new(tc);
+        assert_eq!(c.moves_to_go(), Some(2));
+        assert!(c.charge(100, 0));
+        assert_eq!(c.moves_to_go(), Some(1));
+        assert!(c.charge(100, 0));
+        assert_eq!(c.remaining_ms(), 1800);
+        assert_eq!(c.moves_to_go(), Some(2));
+        let w = Clock::new(TimeControl::parse("8+0.08").unwrap());
+        let b = w;
+        assert_eq!(
+            go_command(
+                &Limit::Clock(TimeControl::parse("8+0.08").unwrap()),
+                &w,
+                &b,
+                &w
+            ),
+            "go wtime 8000 btime 8000 winc 80 binc 80"
+        );
+        assert_eq!(go_command(&Limit::Depth(3), &w, &b, &w), "go depth 3");
+    }
+}

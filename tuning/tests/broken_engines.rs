@@ -1,0 +1,166 @@
+//! Trine against deliberately broken engines (python3 scripts in `tests/engines/` that relay
+//! Trine and then misbehave): every game must end with the right result, reason and PGN
+//! `Termination`, the failure must be charged to the broken engine, and the whole match must
+//! finish within a bounded time.
+
+mod common;
+
+use common::*;
+use std::time::Duration;
+
+const LIMIT: Duration = Duration::from_secs(90);
+
+/// Plays two games (one pair) of Trine against `script` (with extra script arguments) under
+/// `limits`, and returns the run and the PGN text.
+fn play_broken(test: &str, script: &str, extra: &[&str], limits: &str) -> (Run, String) {
+    let dir = scratch(test);
+    let trine = trine_bin().display().to_string();
+    let pgn = dir.join("games.pgn");
+    let mut a = args(&format!(
+        "--engine cmd={trine} name=Trine --engine cmd=python3 arg={} arg={trine}",
+        broken_engine(script)
+    ));
+    a.extend(extra.iter().map(|e| format!("arg={e}")));
+    a.push("name=Broken".to_string());
+    a.extend(args(&format!(
+        "--openings {} --games 2 --ready-timeout 2000 --pgn {} {limits}",
+        write_openings(&dir).display(),
+        pgn.display()
+    )));
+    let run = run_match(&a, LIMIT);
+    let text = std::fs::read_to_string(&pgn).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    (run, text)
+}
+
+/// Checks that Trine won both games, that the broken engine was charged `counts` (time
+/// losses, illegal moves, crashes, stalls) and the PGN says `termination` for both games.
+fn check(run: &Run, pgn: &str, reason: &str, counts: [u32; 4], termination: &str) {
+    assert_eq!(run.code, Some(0), "{}", run.output);
+    assert_eq!(
+        run.output.matches(reason).count(),
+        2,
+        "expected '{reason}' twice in:\n{}",
+        run.output
+    );
+    assert!(
+        run.output.contains("2 wins, 0 draws, 0 losses for Trine"),
+        "{}",
+        run.output
+    );
+    assert!(
+        run.output
+            .contains("Trine: time losses 0, illegal moves 0, crashes 0, stalls 0"),
+        "{}",
+        run.output
+    );
+    let broken = format!(
+        "Broken: time losses {}, illegal moves {}, crashes {}, stalls {}",
+        counts[0], counts[1], counts[2], counts[3]
+    );
+    assert!(run.output.contains(&broken), "{}", run.output);
+    assert_eq!(terminations(pgn), [termination, termination], "{pgn}");
+    // Game 1: Trine is White; game 2: Trine is Black.
+    assert_eq!(results(pgn), ["1-0", "0-1"], "{pgn}");
+}
+
+#[test]
+fn illegal_move_loses_the_game() {
+    let (run, pgn) = play_broken("illegal", "illegal_move.py", &[], "--depth 3");
+    check(
+        &run,
+        &pgn,
+        "(Broken) makes an illegal move",
+        [0, 2, 0, 0],
+        "illegal move",
+    );
+    // Two good moves by the broken engine were played before the illegal one.
+    assert!(pgn.contains("makes an illegal move"), "{pgn}");
+}
+
+#[test]
+fn crash_loses_and_engine_is_restarted() {
+    let (run, pgn) = play_broken("crash", "crash.py", &[], "--tc 5+0.05");
+    check(
+        &run,
+        &pgn,
+        "(Broken) disconnects during its search",
+        [0, 0, 2, 0],
+        "abandoned",
+    );
+}
+
+#[test]
+fn silent_engine_loses_on_time() {
+    let (run, pgn) = play_broken("hang-go", "hang.py", &["go"], "--tc 2+0.02");
+    check(
+        &run,
+        &pgn,
+        "(Broken) loses on time",
+        [2, 0, 0, 0],
+        "time forfeit",
+    );
+    // Each hang costs at most the clock + margin + the stop wait.
+    assert!(run.elapsed < Duration::from_secs(30), "{:?}", run.elapsed);
+}
+
+#[test]
+fn silent_engine_stalls_without_a_clock() {
+    let (run, pgn) = play_broken(
+        "hang-depth",
+        "hang.py",
+        &["go"],
+        "--depth 3 --search-timeout 1500",
+    );
+    check(
+        &run,
+        &pgn,
+        "(Broken) stalls during its search",
+        [0, 0, 0, 2],
+        "abandoned",
+    );
+}
+
+#[test]
+fn missing_readyok_stalls() {
+    let (run, pgn) = play_broken("hang-isready", "hang.py", &["isready"], "--depth 3");
+    check(
+        &run,
+        &pgn,
+        "(Broken) stalls before the game",
+        [0, 0, 0, 2],
+        "abandoned",
+    );
+    assert!(run.elapsed < Duration::from_secs(30), "{:?}", run.elapsed);
+}
+
+#[test]
+fn decisive_stop_ends_a_one_sided_match() {
+    let dir = scratch("decisive");
+    let trine = trine_bin().display().to_string();
+    let a = args(&format!(
+        "--engine cmd={trine} name=Trine --engine cmd=python3 arg={} arg={trine} name=Broken \
+         --openings {} --games 20 --depth 2 --decisive-stop 4",
+        broken_engine("illegal_move.py"),
+        write_openings(&dir).display()
+    ));
+    let run = run_match(&a, LIMIT);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(run.code, Some(0), "{}", run.output);
+    assert!(
+        run.output.contains("Results of Trine vs Broken (4 games)"),
+        "{}",
+        run.output
+    );
+    assert!(
+        run.output
+            .contains("Stopped early: one engine scored every point"),
+        "{}",
+        run.output
+    );
+    assert!(
+        run.output.contains("Elo >= -19 at 95 % confidence"),
+        "{}",
+        run.output
+    );
+}
