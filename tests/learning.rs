@@ -3,10 +3,7 @@
 //! within the same shallow budget, and with `Learning` off it does not. A corrupt learn file is moved
 //! aside with an `info string` and the engine carries on.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// White's shallow search (depth 3) likes Nc3 here; deeper, ...cxd4 refutes it (the queen on b6 and
@@ -15,42 +12,17 @@ const TRAP: &str = "rnb1kbnr/pp2pppp/1q6/2pp4/3P4/6P1/PPP1PP1P/RNBQKBNR w KQkq -
 const LURE: &str = "b1c3";
 const REFUTATION: &str = "c5d4";
 
-struct Engine {
-    child: std::process::Child,
-    stdin: std::process::ChildStdin,
-    lines: mpsc::Receiver<String>,
+mod engine_process;
+use engine_process::Engine;
+
+/// Conversation helpers on top of the shared engine process.
+trait Talk {
+    fn until(&mut self, prefix: &str) -> Vec<String>;
+    fn bestmove(&mut self, go: &str) -> (String, Vec<String>);
+    fn quit(self);
 }
 
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_trine"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines: rx,
-        }
-    }
-
-    fn send(&mut self, s: &str) {
-        writeln!(self.stdin, "{s}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
+impl Talk for Engine {
     /// Lines up to and including the first one starting with `prefix`.
     fn until(&mut self, prefix: &str) -> Vec<String> {
         let deadline = Instant::now() + Duration::from_secs(60);
@@ -58,9 +30,8 @@ impl Engine {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let line = self
-                .lines
-                .recv_timeout(left)
-                .unwrap_or_else(|_| panic!("no '{prefix}' within 60 s; saw {seen:#?}"));
+                .next_line(left)
+                .unwrap_or_else(|| panic!("no '{prefix}' within 60 s; saw {seen:#?}"));
             let done = line.starts_with(prefix);
             seen.push(line);
             if done {

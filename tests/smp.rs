@@ -3,9 +3,6 @@
 //! depth; split points are really created, joined and aborted; and a stress run of short
 //! `go`/`stop`/`setoption Threads`/`ucinewgame` sequences over UCI never deadlocks or loses a `bestmove`.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -122,43 +119,15 @@ fn split_points_are_created_joined_and_aborted() {
     }
 }
 
-/// A UCI engine process with a reader thread.
-struct Engine {
-    child: std::process::Child,
-    stdin: std::process::ChildStdin,
-    lines: mpsc::Receiver<String>,
+mod engine_process;
+use engine_process::Engine;
+
+/// Waiting for the engine's lines while counting `bestmove`s.
+trait WaitFor {
+    fn wait_for(&mut self, prefix: &str, bestmoves: &mut usize) -> String;
 }
 
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_trine"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines: rx,
-        }
-    }
-
-    fn send(&mut self, s: &str) {
-        writeln!(self.stdin, "{s}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
+impl WaitFor for Engine {
     /// Waits for a line starting with `prefix`; returns how many `bestmove` lines came before it
     /// (itself included).
     fn wait_for(&mut self, prefix: &str, bestmoves: &mut usize) -> String {
@@ -166,9 +135,8 @@ impl Engine {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let line = self
-                .lines
-                .recv_timeout(left)
-                .unwrap_or_else(|_| panic!("no '{prefix}' within 30 s: deadlock or hang"));
+                .next_line(left)
+                .unwrap_or_else(|| panic!("no '{prefix}' within 30 s: deadlock or hang"));
             if line.starts_with("bestmove") {
                 *bestmoves += 1;
                 let mv = line.split_whitespace().nth(1).unwrap_or("");
