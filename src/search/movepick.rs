@@ -219,12 +219,6 @@ pub fn is_killer_score(score: i32) -> bool {
     score == KILLER_1 || score == KILLER_2
 }
 
-/// True if an ordering score belongs to a losing capture (SEE < 0).
-#[inline]
-pub fn is_bad_capture_score(score: i32) -> bool {
-    score < BAD_CAPTURE / 2
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
