@@ -422,18 +422,13 @@ mod tests {
         let h1 = board.pick().expect("joinable");
         let h2 = board.pick().expect("joinable");
         assert_eq!(sp.helpers(), 2);
-        let (a, b) = std::thread::scope(|s| {
-            let t1 = s.spawn(|| {
-                let m = h1.next_move().unwrap();
-                h1.report(m, -30, &[]);
-                m
-            });
-            let t2 = s.spawn(|| {
-                let m = h2.next_move().unwrap();
-                h2.report(m, 25, &[m]);
-                m
-            });
-            (t1.join().unwrap(), t2.join().unwrap())
+        // Both helpers take their move before either reports: a fail-high reported first would
+        // (rightly) leave nothing for the other to take.
+        let a = h1.next_move().expect("a move for the first helper");
+        let b = h2.next_move().expect("a move for the second helper");
+        std::thread::scope(|s| {
+            s.spawn(|| h1.report(a, -30, &[]));
+            s.spawn(|| h2.report(b, 25, &[b]));
         });
         assert_ne!(a, b);
         // The fail-high stops every thread working here and below, and no move is handed out any more.
