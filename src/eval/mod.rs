@@ -1,82 +1,216 @@
-//! Static evaluation: a tapered (midgame/endgame) sum of material and piece-square terms plus a
-//! bishop-pair bonus and a tempo bonus, from the side to move's point of view. Every weight lives in
-//! one [`EvalParams`] struct ([`params`]) so a tuner can read and write them.
+//! Static evaluation, from the side to move's point of view: a tapered (midgame/endgame) sum of
+//! material, piece-square tables, mobility, pawn structure ([`pawns`], with a per-thread pawn hash
+//! table), king safety, passed pawns, bishop pair, rooks on open files, outposts, threats and tempo
+//! ([`terms`]), with the endgame half scaled down in drawish material. The score is linear in the
+//! weights of [`params::EvalParams`] (`src/eval/weights.rs`), so [`trace`] can hand the tuner the
+//! count of every feature in a position.
 
 pub mod params;
+pub mod pawns;
+pub mod terms;
+pub mod weights;
 
-use shakmaty::{Bitboard, Chess, Color, Position, Role, Square};
+use shakmaty::{Chess, Color, Position, Role};
 
-pub use params::{EvalParams, DEFAULT_PARAMS};
+pub use params::{EvalParams, DEFAULT_PARAMS, S};
 
-/// Game phase weight of each role (pawn, knight, bishop, rook, queen, king); 24 = all pieces on.
-const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
-/// Phase of the opening position.
+/// Version of the evaluation code: bump it when a term changes meaning.
+const CODE_VERSION: u32 = 2;
+
+/// Fingerprint of the evaluation (code version and every weight, FNV-1a): learn files record it,
+/// so learned scores are never applied to an evaluation they were not measured with.
+pub const VERSION: u32 = {
+    let mut h: u32 = 0x811C_9DC5 ^ CODE_VERSION;
+    let mut i = 0;
+    while i < params::LEN {
+        let w = weights::WEIGHTS[i];
+        h = (h ^ (w.mg as u32)).wrapping_mul(0x0100_0193);
+        h = (h ^ (w.eg as u32)).wrapping_mul(0x0100_0193);
+        i += 1;
+    }
+    h
+};
+
+/// Phase of the opening position (knight = bishop = 1, rook = 2, queen = 4).
 pub const MAX_PHASE: i32 = 24;
+/// Full endgame scale.
+pub const SCALE_FULL: i32 = 64;
 
-/// A midgame/endgame pair of scores.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Score {
-    /// Midgame value.
+/// Receives the evaluation's terms: `n` occurrences of weight `idx` for white (`white`) or black.
+pub trait Acc {
+    /// Adds `n` times weight `idx` for one side.
+    fn add(&mut self, white: bool, idx: usize, n: i32);
+}
+
+/// Sums weights into a midgame/endgame score (white's view).
+pub struct Sum<'a> {
+    w: &'a [S; params::LEN],
+    /// Midgame total.
     pub mg: i32,
-    /// Endgame value.
+    /// Endgame total.
     pub eg: i32,
 }
 
-impl Score {
-    fn add(&mut self, mg: i32, eg: i32) {
-        self.mg += mg;
-        self.eg += eg;
+impl<'a> Sum<'a> {
+    /// An empty sum over the weights `w`.
+    pub fn new(w: &'a [S; params::LEN]) -> Sum<'a> {
+        Sum { w, mg: 0, eg: 0 }
     }
 }
 
-/// Square index as seen from `color`'s side (white's table read upside down for black).
-#[inline]
-fn relative(sq: Square, color: Color) -> usize {
-    match color {
-        Color::White => usize::from(sq),
-        Color::Black => usize::from(sq) ^ 56,
+impl Acc for Sum<'_> {
+    #[inline(always)]
+    fn add(&mut self, white: bool, idx: usize, n: i32) {
+        let s = self.w[idx];
+        let n = if white { n } else { -n };
+        self.mg += n * s.mg;
+        self.eg += n * s.eg;
     }
 }
 
-/// Evaluates `pos` from the side to move's point of view, in centipawns.
-pub fn evaluate(pos: &Chess) -> i32 {
-    evaluate_with(pos, &DEFAULT_PARAMS)
+/// Counts every feature: white's count minus black's, by weight index.
+pub struct Coeffs {
+    c: Vec<i32>,
 }
 
-/// Evaluates with explicit parameters (the tuner's entry point).
-pub fn evaluate_with(pos: &Chess, p: &EvalParams) -> i32 {
-    let board = pos.board();
-    let mut total = Score::default();
-    let mut phase = 0;
-    for color in Color::ALL {
-        let sign = if color == Color::White { 1 } else { -1 };
-        let ours = board.by_color(color);
-        let mut side = Score::default();
-        for role in Role::ALL {
-            let r = role as usize - 1;
-            let pieces: Bitboard = board.by_role(role) & ours;
-            for sq in pieces {
-                let i = relative(sq, color);
-                side.add(
-                    p.material_mg[r] + p.pst_mg[r][i],
-                    p.material_eg[r] + p.pst_eg[r][i],
-                );
-                phase += PHASE_WEIGHT[r];
-            }
+impl Coeffs {
+    /// All counts zero.
+    pub fn new() -> Coeffs {
+        Coeffs {
+            c: vec![0; params::LEN],
         }
-        if (board.bishops() & ours).count() >= 2 {
-            side.add(p.bishop_pair.mg, p.bishop_pair.eg);
-        }
-        total.add(sign * side.mg, sign * side.eg);
     }
-    let phase = phase.min(MAX_PHASE);
-    let blended = (total.mg * phase + total.eg * (MAX_PHASE - phase)) / MAX_PHASE;
-    let stm = if pos.turn() == Color::White {
-        blended
+
+    /// The counts of a position.
+    pub fn traced(pos: &Chess) -> Coeffs {
+        let b = pos.board();
+        let mut c = Coeffs::new();
+        let passers = pawns::evaluate(b.pawns() & b.white(), b.pawns() & b.black(), &mut c);
+        terms::evaluate(b, passers, pos.turn() == Color::White, &mut c);
+        c
+    }
+
+    /// White's count minus black's of weight `idx`.
+    pub fn get(&self, idx: usize) -> i32 {
+        self.c[idx]
+    }
+}
+
+impl Default for Coeffs {
+    fn default() -> Self {
+        Coeffs::new()
+    }
+}
+
+impl Acc for Coeffs {
+    fn add(&mut self, white: bool, idx: usize, n: i32) {
+        self.c[idx] += if white { n } else { -n };
+    }
+}
+
+/// Everything the tuner needs about one position: the evaluation (white's view) is
+/// `(mg * phase + eg * eg_scale / 64 * (24 - phase)) / 24` with `mg = Σ count·weight.mg` and
+/// `eg = Σ count·weight.eg` over `terms`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trace {
+    /// Game phase, 0 (bare kings and pawns) ..= 24.
+    pub phase: i32,
+    /// Endgame scale, 0..=64 (64 = unscaled).
+    pub eg_scale: i32,
+    /// (weight index, white's count minus black's), non-zero counts only, by index.
+    pub terms: Vec<(u16, i16)>,
+}
+
+fn phase(pos: &Chess) -> i32 {
+    let b = pos.board();
+    let p = (b.knights() | b.bishops()).count() + 2 * b.rooks().count() + 4 * b.queens().count();
+    (p as i32).min(MAX_PHASE)
+}
+
+/// Endgame scale for the side ahead in the endgame (`white_ahead`): a side without pawns that is
+/// at most a minor piece up can rarely win; bishops of opposite colours alone are drawish.
+fn eg_scale(pos: &Chess, white_ahead: bool) -> i32 {
+    let b = pos.board();
+    let strong = if white_ahead {
+        Color::White
     } else {
-        -blended
+        Color::Black
     };
-    stm + p.tempo
+    let material = |c: Color| {
+        let o = b.by_color(c);
+        3 * ((b.knights() | b.bishops()) & o).count() as i32
+            + 5 * (b.rooks() & o).count() as i32
+            + 9 * (b.queens() & o).count() as i32
+    };
+    if (b.pawns() & b.by_color(strong)).is_empty() && material(strong) - material(!strong) <= 3 {
+        return 16;
+    }
+    let wb = b.bishops() & b.white();
+    let bb = b.bishops() & b.black();
+    let only_bishops = (b.knights() | b.rooks() | b.queens()).is_empty();
+    if only_bishops && wb.count() == 1 && bb.count() == 1 {
+        let light = shakmaty::Bitboard::LIGHT_SQUARES;
+        if (wb & light).any() != (bb & light).any() {
+            return 32;
+        }
+    }
+    SCALE_FULL
+}
+
+#[inline]
+fn blend(pos: &Chess, mg: i32, eg: i32) -> i32 {
+    let phase = phase(pos);
+    let scale = eg_scale(pos, eg > 0);
+    let white = (mg * phase + eg * scale / SCALE_FULL * (MAX_PHASE - phase)) / MAX_PHASE;
+    if pos.turn() == Color::White {
+        white
+    } else {
+        -white
+    }
+}
+
+/// Evaluates `pos` from the side to move's point of view, in centipawns (engine weights, pawn
+/// structure from this thread's pawn hash table).
+pub fn evaluate(pos: &Chess) -> i32 {
+    let w = &DEFAULT_PARAMS.w;
+    let b = pos.board();
+    let (pawn_score, passers) = pawns::cached(b.pawns() & b.white(), b.pawns() & b.black(), w);
+    let mut sum = Sum::new(w);
+    sum.mg = pawn_score.mg;
+    sum.eg = pawn_score.eg;
+    terms::evaluate(b, passers, pos.turn() == Color::White, &mut sum);
+    blend(pos, sum.mg, sum.eg)
+}
+
+/// Evaluates with explicit weights (no pawn hash), side to move's view.
+pub fn evaluate_with(pos: &Chess, p: &EvalParams) -> i32 {
+    let b = pos.board();
+    let mut sum = Sum::new(&p.w);
+    let passers = pawns::evaluate(b.pawns() & b.white(), b.pawns() & b.black(), &mut sum);
+    terms::evaluate(b, passers, pos.turn() == Color::White, &mut sum);
+    blend(pos, sum.mg, sum.eg)
+}
+
+/// The feature counts of `pos` for the tuner (the endgame scale is decided with the engine's
+/// weights).
+pub fn trace(pos: &Chess) -> Trace {
+    let c = Coeffs::traced(pos);
+    let eg: i32 =
+        c.c.iter()
+            .zip(DEFAULT_PARAMS.w.iter())
+            .map(|(n, w)| n * w.eg)
+            .sum();
+    Trace {
+        phase: phase(pos),
+        eg_scale: eg_scale(pos, eg > 0),
+        terms: c
+            .c
+            .iter()
+            .enumerate()
+            .filter(|(_, &n)| n != 0)
+            .map(|(i, &n)| (i as u16, n as i16))
+            .collect(),
+    }
 }
 
 /// Piece values used by move ordering and SEE (midgame material).
@@ -132,6 +266,52 @@ mod tests {
         ] {
             assert_eq!(evaluate(&pos(fen)), evaluate(&pos(&flip(fen))), "{fen}");
         }
+    }
+
+    #[test]
+    fn colour_flip_symmetry_over_the_bench_positions() {
+        for fen in crate::bench::POSITIONS {
+            let flipped = flip(fen);
+            assert_eq!(evaluate(&pos(fen)), evaluate(&pos(&flipped)), "{fen}");
+        }
+    }
+
+    #[test]
+    fn cached_explicit_and_traced_evaluations_agree() {
+        for fen in crate::bench::POSITIONS {
+            let p = pos(fen);
+            let e = evaluate(&p);
+            assert_eq!(e, evaluate_with(&p, &DEFAULT_PARAMS), "{fen}");
+            let t = trace(&p);
+            let (mut mg, mut eg) = (0, 0);
+            for &(i, n) in &t.terms {
+                mg += i32::from(n) * DEFAULT_PARAMS.w[usize::from(i)].mg;
+                eg += i32::from(n) * DEFAULT_PARAMS.w[usize::from(i)].eg;
+            }
+            let white =
+                (mg * t.phase + eg * t.eg_scale / SCALE_FULL * (MAX_PHASE - t.phase)) / MAX_PHASE;
+            let stm = if p.turn() == Color::White {
+                white
+            } else {
+                -white
+            };
+            assert_eq!(e, stm, "{fen}");
+        }
+    }
+
+    #[test]
+    fn terms_see_what_they_should() {
+        // A rook on an open file; a knight outpost on d5 (pawn e4 defends it, no c/e pawn can chase it).
+        let t = Coeffs::traced(&pos("4k3/p6p/8/3N4/4P3/8/P6P/3RK3 w - - 0 1"));
+        assert_eq!(t.get(params::ROOK_OPEN_FILE), 1);
+        assert_eq!(t.get(params::OUTPOST), 1);
+        // The black queen on h4 hangs to the knight on f3 (attacked, undefended).
+        let t = Coeffs::traced(&pos("4k3/8/8/8/7q/5N2/8/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::HANGING), 1);
+        assert_eq!(t.get(params::THREAT_BY_MINOR + 4), 1);
+        // KR v KB without pawns is scaled down for the side ahead.
+        let p = pos("4k3/8/8/3b4/8/8/8/R3K3 w - - 0 1");
+        assert_eq!(trace(&p).eg_scale, 16);
     }
 
     #[test]

@@ -1,110 +1,217 @@
-//! The evaluation's weights, all in one struct: material and piece-square tables (midgame and
-//! endgame, from white's side, a1 = index 0), bishop pair and tempo. The default tables are built
-//! from simple shape rules (advance pawns, centralise minor pieces and the endgame king, keep the
-//! midgame king home) and are the starting point that tuning replaces.
+//! The evaluation's weights, all in one flat table of midgame/endgame pairs ([`EvalParams`]) so that
+//! the Texel tuner (`tuning/`, `trine-tune`) can read every weight, fit it, and write the table back
+//! as Rust source ([`weights_source`] → `src/eval/weights.rs`). Each evaluation term owns a named
+//! range of the table ([`GROUPS`]); the constants below are the start of each range.
 
-use super::Score;
+use std::fmt::Write as _;
+
+/// A midgame/endgame pair of weights (or of summed scores).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct S {
+    /// Midgame value, centipawns.
+    pub mg: i32,
+    /// Endgame value, centipawns.
+    pub eg: i32,
+}
+
+/// Shorthand constructor used by the generated weight table.
+pub const fn s(mg: i32, eg: i32) -> S {
+    S { mg, eg }
+}
+
+macro_rules! layout {
+    ($( $(#[doc = $doc:literal])* $name:ident = $len:expr, $label:literal; )*) => {
+        layout!(@consts 0usize; $( $(#[doc = $doc])* $name = $len; )*);
+        /// Every term group: (name, first index, length), in table order.
+        pub const GROUPS: &[(&str, usize, usize)] = &[ $( ($label, $name, $len) ),* ];
+    };
+    (@consts $at:expr; $(#[doc = $doc:literal])* $name:ident = $len:expr; $($rest:tt)*) => {
+        $(#[doc = $doc])*
+        pub const $name: usize = $at;
+        layout!(@consts $at + $len; $($rest)*);
+    };
+    (@consts $at:expr;) => {
+        /// Number of weight pairs in the table.
+        pub const LEN: usize = $at;
+    };
+}
+
+layout! {
+    /// Material by role (pawn, knight, bishop, rook, queen, king).
+    MATERIAL = 6, "material";
+    /// Piece-square tables by role and square (white's view, a1 = 0).
+    PST = 6 * 64, "pst";
+    /// Knight mobility by number of reachable squares (0..=8).
+    MOBILITY_KNIGHT = 9, "mobility_knight";
+    /// Bishop mobility (0..=13).
+    MOBILITY_BISHOP = 14, "mobility_bishop";
+    /// Rook mobility (0..=14).
+    MOBILITY_ROOK = 15, "mobility_rook";
+    /// Queen mobility (0..=27).
+    MOBILITY_QUEEN = 28, "mobility_queen";
+    /// Passed pawn by relative rank.
+    PASSED = 8, "passed";
+    /// Passed pawn whose stop square is occupied, by relative rank.
+    PASSED_BLOCKED = 8, "passed_blocked";
+    /// Per square of distance from our king to a passer's stop square, by the passer's rank.
+    PASSED_OWN_KING = 8, "passed_own_king_distance";
+    /// Per square of distance from the enemy king to a passer's stop square, by rank.
+    PASSED_ENEMY_KING = 8, "passed_enemy_king_distance";
+    /// Pawn with no friendly pawn on an adjacent file.
+    ISOLATED = 1, "isolated";
+    /// Pawn with a friendly pawn ahead of it on its file.
+    DOUBLED = 1, "doubled";
+    /// Pawn that no friendly pawn can support and whose stop square an enemy pawn attacks.
+    BACKWARD = 1, "backward";
+    /// Pawn defended by a pawn or beside one, by relative rank.
+    CONNECTED = 8, "connected";
+    /// Attacks on the enemy king zone, per attacked square, by attacker (knight, bishop, rook, queen).
+    KING_ZONE_ATTACK = 4, "king_zone_attack";
+    /// Safe checking squares we attack, by checker (knight, bishop, rook, queen).
+    SAFE_CHECK = 4, "safe_check";
+    /// Pawn shelter: per file around our king, the relative rank of our nearest pawn (0 = none).
+    SHELTER = 8, "shelter";
+    /// King on a file with no pawns.
+    KING_OPEN_FILE = 1, "king_open_file";
+    /// King on a file with enemy pawns only.
+    KING_SEMI_OPEN_FILE = 1, "king_semi_open_file";
+    /// Two or more bishops.
+    BISHOP_PAIR = 1, "bishop_pair";
+    /// Rook on a file with no pawns.
+    ROOK_OPEN_FILE = 1, "rook_open_file";
+    /// Rook on a file with enemy pawns only.
+    ROOK_SEMI_OPEN_FILE = 1, "rook_semi_open_file";
+    /// Knight / bishop on an outpost (ranks 4-6, pawn-defended, no enemy pawn can attack it).
+    OUTPOST = 2, "outpost";
+    /// Enemy pieces attacked by our pawns, by target role.
+    THREAT_BY_PAWN = 6, "threat_by_pawn";
+    /// Enemy pieces attacked by our knights and bishops, by target role.
+    THREAT_BY_MINOR = 6, "threat_by_minor";
+    /// Enemy pieces attacked by our rooks, by target role.
+    THREAT_BY_ROOK = 6, "threat_by_rook";
+    /// Enemy pieces (not pawns or the king) we attack that nothing defends.
+    HANGING = 1, "hanging";
+    /// Side to move.
+    TEMPO = 1, "tempo";
+}
 
 /// Every evaluation weight.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EvalParams {
-    /// Material, midgame, by role (pawn..king).
-    pub material_mg: [i32; 6],
-    /// Material, endgame, by role.
-    pub material_eg: [i32; 6],
-    /// Piece-square bonuses, midgame, by role and square (white's view).
-    pub pst_mg: [[i32; 64]; 6],
-    /// Piece-square bonuses, endgame.
-    pub pst_eg: [[i32; 64]; 6],
-    /// Bonus for owning two or more bishops.
-    pub bishop_pair: Score,
-    /// Bonus for the side to move.
-    pub tempo: i32,
+    /// The flat weight table; the constants of this module index it.
+    pub w: [S; LEN],
 }
 
-const fn abs(x: i32) -> i32 {
-    if x < 0 {
-        -x
-    } else {
-        x
+impl EvalParams {
+    /// The weights the engine plays with (`src/eval/weights.rs`).
+    pub const fn default_weights() -> EvalParams {
+        EvalParams {
+            w: super::weights::WEIGHTS,
+        }
+    }
+
+    /// Builds a table from a slice of exactly [`LEN`] pairs.
+    pub fn from_slice(v: &[S]) -> Result<EvalParams, String> {
+        let w: [S; LEN] = v
+            .try_into()
+            .map_err(|_| format!("expected {LEN} weight pairs, got {}", v.len()))?;
+        Ok(EvalParams { w })
     }
 }
 
-/// Distance from the centre in a 0..=6 scale (0 for d4/e4/d5/e5, 6 for the corners).
-const fn centre_distance(sq: usize) -> i32 {
-    let file = (sq % 8) as i32;
-    let rank = (sq / 8) as i32;
-    let df = if file < 4 { 3 - file } else { file - 4 };
-    let dr = if rank < 4 { 3 - rank } else { rank - 4 };
-    df + dr
-}
+/// The engine's weights.
+pub const DEFAULT_PARAMS: EvalParams = EvalParams::default_weights();
 
-const fn table(role: usize, endgame: bool) -> [i32; 64] {
-    let mut t = [0i32; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let file = (sq % 8) as i32;
-        let rank = (sq / 8) as i32;
-        let centre = centre_distance(sq);
-        t[sq] = match role {
-            // Pawns: push, especially the centre pawns in the midgame; passers-to-be in the endgame.
-            0 => {
-                if rank == 0 || rank == 7 {
-                    0
-                } else if endgame {
-                    [0, 0, 5, 12, 25, 45, 80, 0][rank as usize]
-                } else {
-                    let central = if file == 3 || file == 4 { 8 } else { 0 };
-                    [0, 0, 2, 6, 12, 22, 45, 0][rank as usize] + central * (rank >= 3) as i32
-                        - 6 * (rank == 1 && central > 0) as i32
+/// The readable name of weight `i`, e.g. `pst[knight][e4]` or `mobility_rook[7]`.
+pub fn name(i: usize) -> String {
+    const ROLES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
+    for &(label, start, len) in GROUPS {
+        if i >= start && i < start + len {
+            let k = i - start;
+            return match label {
+                "material" => format!("material[{}]", ROLES[k]),
+                "pst" => format!("pst[{}][{}]", ROLES[k / 64], square_name(k % 64)),
+                "threat_by_pawn" | "threat_by_minor" | "threat_by_rook" => {
+                    format!("{label}[{}]", ROLES[k])
                 }
-            }
-            // Knights: strongly centralised.
-            1 => 24 - 8 * centre,
-            // Bishops: mildly centralised.
-            2 => 12 - 4 * centre,
-            // Rooks: seventh rank and central files in the midgame.
-            3 => {
-                if endgame {
-                    0
-                } else {
-                    (if rank == 6 { 15 } else { 0 }) + 4 - abs(2 * file - 7) / 2
-                }
-            }
-            // Queens: a little central.
-            4 => 6 - 2 * centre,
-            // King: home and castled in the midgame, central in the endgame.
-            _ => {
-                if endgame {
-                    28 - 8 * centre
-                } else {
-                    let shelter = if file <= 2 || file >= 5 { 15 } else { 0 };
-                    shelter - 25 * rank
-                }
-            }
-        };
-        sq += 1;
+                "king_zone_attack" | "safe_check" => format!("{label}[{}]", ROLES[k + 1]),
+                "outpost" => format!("outpost[{}]", ROLES[k + 1]),
+                _ if len == 1 => label.to_string(),
+                _ => format!("{label}[{k}]"),
+            };
+        }
     }
-    t
+    format!("unknown[{i}]")
 }
 
-const fn tables(endgame: bool) -> [[i32; 64]; 6] {
-    [
-        table(0, endgame),
-        table(1, endgame),
-        table(2, endgame),
-        table(3, endgame),
-        table(4, endgame),
-        table(5, endgame),
-    ]
+fn square_name(sq: usize) -> String {
+    let file = (b'a' + (sq % 8) as u8) as char;
+    format!("{file}{}", sq / 8 + 1)
 }
 
-/// The weights the engine plays with.
-pub const DEFAULT_PARAMS: EvalParams = EvalParams {
-    material_mg: [100, 320, 330, 480, 950, 0],
-    material_eg: [120, 300, 320, 530, 1000, 0],
-    pst_mg: tables(false),
-    pst_eg: tables(true),
-    bishop_pair: Score { mg: 30, eg: 50 },
-    tempo: 10,
-};
+/// Rust source of `src/eval/weights.rs` holding `w`: one commented block per term group, eight
+/// pairs a line (a rank of a piece-square table).
+pub fn weights_source(w: &[S; LEN], header: &str) -> String {
+    let mut out = String::new();
+    out.push_str("//! The evaluation weights, generated by `trine-tune` (tuning/): do not edit by hand, re-tune.\n");
+    for line in header.lines() {
+        let _ = writeln!(out, "//! {line}");
+    }
+    out.push_str("\nuse super::params::{s, S, LEN};\n\n");
+    out.push_str("/// The weight table; see `params.rs` for what each range means.\n");
+    out.push_str("#[rustfmt::skip]\npub const WEIGHTS: [S; LEN] = [\n");
+    for &(label, start, len) in GROUPS {
+        if label == "pst" {
+            const ROLES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
+            for (r, role) in ROLES.iter().enumerate() {
+                let _ = writeln!(out, "    // pst {role} (a1..h1, a2..h2, ...)");
+                for rank in 0..8 {
+                    let at = start + r * 64 + rank * 8;
+                    write_pairs(&mut out, &w[at..at + 8]);
+                }
+            }
+            continue;
+        }
+        let _ = writeln!(out, "    // {label}");
+        for chunk in w[start..start + len].chunks(8) {
+            write_pairs(&mut out, chunk);
+        }
+    }
+    out.push_str("];\n");
+    out
+}
+
+fn write_pairs(out: &mut String, pairs: &[S]) {
+    out.push_str("   ");
+    for p in pairs {
+        let _ = write!(out, " s({}, {}),", p.mg, p.eg);
+    }
+    out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_tile_the_table() {
+        let mut at = 0;
+        for &(_, start, len) in GROUPS {
+            assert_eq!(start, at);
+            at += len;
+        }
+        assert_eq!(at, LEN);
+        assert_eq!(name(PST + 64 + 28), "pst[knight][e4]");
+        assert_eq!(name(MOBILITY_ROOK + 7), "mobility_rook[7]");
+        assert_eq!(name(TEMPO), "tempo");
+        assert_eq!(name(SAFE_CHECK + 3), "safe_check[queen]");
+    }
+
+    #[test]
+    fn source_round_trips_through_the_parser_shape() {
+        let src = weights_source(&DEFAULT_PARAMS.w, "test");
+        let pairs: Vec<&str> = src.matches(" s(").collect();
+        assert_eq!(pairs.len(), LEN);
+        assert!(EvalParams::from_slice(&DEFAULT_PARAMS.w[..LEN - 1]).is_err());
+    }
+}

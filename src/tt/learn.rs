@@ -74,9 +74,10 @@ pub const DEFAULT_CAPACITY: usize = 65_536;
 /// Largest capacity a table or file may be given (the entry count is a `u32` on disk; this keeps
 /// a file under 1.6 GB).
 pub const MAX_CAPACITY: usize = 1 << 24;
-/// Version of the evaluation's scale. Bump it when scores change meaning; files written for
-/// another version are refused.
-pub const EVAL_VERSION: u32 = 1;
+/// Version of the evaluation (a fingerprint of its code version and weights, see
+/// [`crate::eval::VERSION`]): learned scores from another evaluation mean something else, so files
+/// written for another version are refused.
+pub const EVAL_VERSION: u32 = crate::eval::VERSION;
 /// The on-disk format version this code reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
 /// The first eight bytes of every learn file.
@@ -1355,8 +1356,15 @@ mod tests {
 
     #[test]
     fn other_eval_version_is_refused_and_untouched() {
-        let b = with_header_u32(12, EVAL_VERSION + 1);
-        check_refused(&b, &["evaluation version 2", "version 1"]);
+        let other = EVAL_VERSION.wrapping_add(1);
+        let b = with_header_u32(12, other);
+        check_refused(
+            &b,
+            &[
+                &format!("evaluation version {other}"),
+                &format!("version {EVAL_VERSION}"),
+            ],
+        );
     }
 
     #[test]

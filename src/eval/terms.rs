@@ -1,0 +1,228 @@
+//! The evaluation terms beyond pawn structure: material and piece-square tables, mobility, king
+//! safety (zone attacks, safe checks, pawn shelter, open files), passed-pawn terms that need the
+//! whole board, bishop pair, rooks on open files, outposts, threats and hanging pieces, tempo.
+//! Written once over an [`Acc`]umulator, so the same code sums scores for the search and records
+//! feature counts for the tuner.
+
+use shakmaty::attacks::{
+    bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks,
+};
+use shakmaty::{Bitboard, Board, Color, Role, Square};
+
+use super::params::*;
+use super::pawns::{adjacent_files, file_mask, pawn_attacks, relative_rank, PASSED_SPAN};
+use super::Acc;
+
+/// Square index as seen from `color`'s side (white's table read upside down for black).
+#[inline]
+pub fn relative(sq: Square, color: Color) -> usize {
+    match color {
+        Color::White => usize::from(sq),
+        Color::Black => usize::from(sq) ^ 56,
+    }
+}
+
+/// Squares attacked by one side, by kind of attacker.
+#[derive(Clone, Copy, Default)]
+struct Attacks {
+    pawns: Bitboard,
+    knights: Bitboard,
+    bishops: Bitboard,
+    rooks: Bitboard,
+    queens: Bitboard,
+    king: Bitboard,
+    all: Bitboard,
+}
+
+#[inline]
+fn chebyshev(a: Square, b: Square) -> i32 {
+    let (a, b) = (usize::from(a) as i32, usize::from(b) as i32);
+    ((a % 8) - (b % 8)).abs().max((a / 8 - b / 8).abs())
+}
+
+/// Adds every term except pawn structure for both sides; `passers` are the passed pawns found by
+/// the pawn-structure code (index 0 = white).
+pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bool, acc: &mut A) {
+    let occ = board.occupied();
+    let mut attacks = [Attacks::default(); 2];
+    for color in Color::ALL {
+        let c = usize::from(color == Color::Black);
+        let white = color == Color::White;
+        let ours = board.by_color(color);
+        let our_pawns = board.pawns() & ours;
+        let their_pawns = board.pawns() & !ours;
+        let their_pawn_attacks = pawn_attacks(!color, their_pawns);
+        let our_pawn_attacks = pawn_attacks(color, our_pawns);
+        let our_king = board.king_of(color);
+        let their_king = board.king_of(!color);
+        let zone = their_king.map_or(Bitboard(0), |k| king_attacks(k).with(k));
+        let area = !(our_pawns | (board.kings() & ours)) & !their_pawn_attacks;
+        let a = &mut attacks[c];
+        a.pawns = our_pawn_attacks;
+        a.king = our_king.map_or(Bitboard(0), king_attacks);
+
+        for role in Role::ALL {
+            let r = role as usize - 1;
+            let pieces = board.by_role(role) & ours;
+            for sq in pieces {
+                acc.add(white, MATERIAL + r, 1);
+                acc.add(white, PST + r * 64 + relative(sq, color), 1);
+                let att = match role {
+                    Role::Knight => knight_attacks(sq),
+                    Role::Bishop => bishop_attacks(sq, occ),
+                    Role::Rook => rook_attacks(sq, occ),
+                    Role::Queen => queen_attacks(sq, occ),
+                    _ => continue,
+                };
+                let mobility = (att & area).count();
+                let zone_hits = (att & zone).count() as i32;
+                match role {
+                    Role::Knight => {
+                        a.knights |= att;
+                        acc.add(white, MOBILITY_KNIGHT + mobility, 1);
+                        acc.add(white, KING_ZONE_ATTACK, zone_hits);
+                    }
+                    Role::Bishop => {
+                        a.bishops |= att;
+                        acc.add(white, MOBILITY_BISHOP + mobility, 1);
+                        acc.add(white, KING_ZONE_ATTACK + 1, zone_hits);
+                    }
+                    Role::Rook => {
+                        a.rooks |= att;
+                        acc.add(white, MOBILITY_ROOK + mobility, 1);
+                        acc.add(white, KING_ZONE_ATTACK + 2, zone_hits);
+                        let file = file_mask(usize::from(sq) % 8);
+                        if board.pawns().0 & file == 0 {
+                            acc.add(white, ROOK_OPEN_FILE, 1);
+                        } else if our_pawns.0 & file == 0 {
+                            acc.add(white, ROOK_SEMI_OPEN_FILE, 1);
+                        }
+                    }
+                    _ => {
+                        a.queens |= att;
+                        acc.add(white, MOBILITY_QUEEN + mobility, 1);
+                        acc.add(white, KING_ZONE_ATTACK + 3, zone_hits);
+                    }
+                }
+                if matches!(role, Role::Knight | Role::Bishop) {
+                    let rank = relative_rank(sq, color);
+                    let safe_from_pawns = PASSED_SPAN[c][usize::from(sq)]
+                        & adjacent_files(usize::from(sq) % 8)
+                        & their_pawns.0
+                        == 0;
+                    if (3..=5).contains(&rank) && our_pawn_attacks.contains(sq) && safe_from_pawns {
+                        acc.add(white, OUTPOST + r - 1, 1);
+                    }
+                }
+            }
+        }
+        a.all = a.pawns | a.knights | a.bishops | a.rooks | a.queens | a.king;
+
+        if (board.bishops() & ours).more_than_one() {
+            acc.add(white, BISHOP_PAIR, 1);
+        }
+
+        // King shelter and open files around our king.
+        if let Some(k) = our_king {
+            let kf = usize::from(k) % 8;
+            let krank = relative_rank(k, color);
+            for f in kf.clamp(1, 6) - 1..=kf.clamp(1, 6) + 1 {
+                let mut nearest = 0;
+                for p in our_pawns & Bitboard(file_mask(f)) {
+                    let pr = relative_rank(p, color);
+                    if pr >= krank && (nearest == 0 || pr < nearest) {
+                        nearest = pr;
+                    }
+                }
+                acc.add(white, SHELTER + nearest, 1);
+            }
+            let file = file_mask(kf);
+            if board.pawns().0 & file == 0 {
+                acc.add(white, KING_OPEN_FILE, 1);
+            } else if our_pawns.0 & file == 0 {
+                acc.add(white, KING_SEMI_OPEN_FILE, 1);
+            }
+        }
+
+        // Passed pawns: blocked, and the kings' distances to the stop square.
+        for sq in passers[c] {
+            let rank = relative_rank(sq, color);
+            let stop = if white {
+                usize::from(sq) + 8
+            } else {
+                usize::from(sq).wrapping_sub(8)
+            };
+            let Some(stop) = Square::try_from(stop as u32).ok() else {
+                continue;
+            };
+            if occ.contains(stop) {
+                acc.add(white, PASSED_BLOCKED + rank, 1);
+            }
+            if let Some(k) = our_king {
+                acc.add(white, PASSED_OWN_KING + rank, chebyshev(k, stop));
+            }
+            if let Some(k) = their_king {
+                acc.add(white, PASSED_ENEMY_KING + rank, chebyshev(k, stop));
+            }
+        }
+    }
+
+    // Threats, hanging pieces and safe checks need both sides' attacks.
+    for color in Color::ALL {
+        let c = usize::from(color == Color::Black);
+        let white = color == Color::White;
+        let (us, them) = (&attacks[c], &attacks[1 - c]);
+        let theirs = board.by_color(!color);
+        for role in Role::ALL {
+            let r = role as usize - 1;
+            let targets = board.by_role(role) & theirs;
+            if role != Role::Pawn {
+                acc.add(
+                    white,
+                    THREAT_BY_PAWN + r,
+                    (targets & us.pawns).count() as i32,
+                );
+            }
+            acc.add(
+                white,
+                THREAT_BY_MINOR + r,
+                (targets & (us.knights | us.bishops)).count() as i32,
+            );
+            acc.add(
+                white,
+                THREAT_BY_ROOK + r,
+                (targets & us.rooks).count() as i32,
+            );
+        }
+        let loose = theirs & !board.pawns() & !board.kings() & us.all & !them.all;
+        acc.add(white, HANGING, loose.count() as i32);
+
+        if let Some(k) = board.king_of(!color) {
+            let safe = !them.all & !board.by_color(color);
+            let diag = bishop_attacks(k, occ);
+            let line = rook_attacks(k, occ);
+            acc.add(
+                white,
+                SAFE_CHECK,
+                (knight_attacks(k) & us.knights & safe).count() as i32,
+            );
+            acc.add(
+                white,
+                SAFE_CHECK + 1,
+                (diag & us.bishops & safe).count() as i32,
+            );
+            acc.add(
+                white,
+                SAFE_CHECK + 2,
+                (line & us.rooks & safe).count() as i32,
+            );
+            acc.add(
+                white,
+                SAFE_CHECK + 3,
+                ((diag | line) & us.queens & safe).count() as i32,
+            );
+        }
+    }
+
+    acc.add(white_to_move, TEMPO, 1);
+}
