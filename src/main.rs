@@ -1,10 +1,11 @@
-//! The `trine` command line: no subcommand runs the UCI loop; `bench` and `perft` are tools.
+//! The `trine` command line: no subcommand runs the UCI loop; `bench`, `perft`, `datagen` and the
+//! others are tools.
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use trine::{bench, board::Board, perft, scale, smp::SmpMode, uci};
+use trine::{bench, board::Board, datagen, perft, scale, smp::SmpMode, uci};
 
 #[derive(Parser)]
 #[command(
@@ -78,6 +79,31 @@ enum Cmd {
     Spsa,
     /// Position learning file: `stats`, `show`, `export`, `import FILE.epd`, `clear` (`--file F`).
     Learn(trine::learn_cli::LearnArgs),
+    /// Self-play training data for a Texel tuner: quiet positions as `<FEN> | <score> | <result>`
+    /// lines (white's view), appended to FILE game by game.
+    Datagen {
+        /// Games to play.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        games: u64,
+        /// Node budget of every move.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: u64,
+        /// Output file (appended to; created if missing).
+        #[arg(long, value_name = "FILE")]
+        out: std::path::PathBuf,
+        /// Games played at once, one thread each (default: all cores).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        threads: Option<u32>,
+        /// Seed of the random openings (game i's opening depends only on the seed and i).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Random plies from the start position.
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=100))]
+        random_plies: u32,
+        /// Hash table per game, MB.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=4096))]
+        hash: u32,
+    },
 }
 
 fn main() -> ExitCode {
@@ -108,6 +134,42 @@ fn main() -> ExitCode {
             chess960,
         }) => run_perft(epd, max_depth, fen, depth, chess960),
         Some(Cmd::Learn(args)) => trine::learn_cli::run(args),
+        Some(Cmd::Datagen {
+            games,
+            nodes,
+            out,
+            threads,
+            seed,
+            random_plies,
+            hash,
+        }) => {
+            let threads = threads.map_or_else(
+                || std::thread::available_parallelism().map_or(1, usize::from),
+                |t| t as usize,
+            );
+            let cfg = datagen::Config {
+                games,
+                threads,
+                out,
+                progress: true,
+                game: datagen::GameSettings {
+                    nodes,
+                    random_plies,
+                    hash_mb: hash as usize,
+                    seed,
+                },
+            };
+            match datagen::run(&cfg) {
+                Ok(summary) => {
+                    println!("{}", summary.line());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Some(Cmd::Spsa) => {
             for line in trine::search::params::spsa_lines() {
                 println!("{line}");
