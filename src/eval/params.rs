@@ -157,7 +157,7 @@ pub fn weights_source(w: &[S; LEN], header: &str) -> String {
     for line in header.lines() {
         let _ = writeln!(out, "//! {line}");
     }
-    out.push_str("\nuse super::params::{s, S, LEN};\n\n");
+    out.push_str("\nuse super::params::{s, LEN, S};\n\n");
     out.push_str("/// The weight table; see `params.rs` for what each range means.\n");
     out.push_str("#[rustfmt::skip]\npub const WEIGHTS: [S; LEN] = [\n");
     for &(label, start, len) in GROUPS {

@@ -1,8 +1,9 @@
-//! `trine-tuning`: the tools for measuring Trine's strength. Its binary `trine-match` plays
+//! `trine-tuning`: the tools for measuring and tuning Trine's strength. Its binary `trine-match` plays
 //! two UCI engines against each other — openings in pairs with colours reversed, several
 //! games at once, every move checked by shakmaty, time forfeits, crashes and hangs detected
 //! without ever blocking — writes PGN, and reports Elo with a 95 % interval from the
-//! pentanomial distribution of game pairs and a pentanomial SPRT.
+//! pentanomial distribution of game pairs and a pentanomial SPRT. Its binary `trine-tune` is the
+//! Texel tuner of the evaluation weights ([`texel`]).
 //!
 //! | module | role |
 //! |---|---|
@@ -15,6 +16,7 @@
 //! | [`openings`] | EPD and PGN opening readers, shuffling |
 //! | [`pgn`] | PGN output |
 //! | [`stats`] | Elo, confidence intervals, LOS, SPRT |
+//! | [`texel`] | the Texel tuner: data, model, Adam, `src/eval/weights.rs` output |
 
 pub mod adjudication;
 pub mod cli;
@@ -25,3 +27,4 @@ pub mod pgn;
 pub mod runner;
 pub mod stats;
 pub mod tc;
+pub mod texel;

@@ -1,0 +1,156 @@
+//! The `trine-tune` command line: flags, loading (with timing and the malformed-line count),
+//! the run, the summary of the largest changes, and writing `weights_source` to a file or stdout.
+//! Progress and the summary go to stderr, so stdout carries only the weights when `--out` is not
+//! given.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Parser;
+use trine::eval::params::{weights_source, LEN, S};
+use trine::eval::DEFAULT_PARAMS;
+
+use super::data::{load, Split};
+use super::report::{changes_text, header, largest_changes, read_table};
+use super::tune::{tune, Config};
+
+/// Texel tuning of Trine's evaluation weights on `<FEN> | <score> | <result>` data (as written
+/// by `trine datagen`): full-batch Adam on the mean squared error between the sigmoid of the
+/// evaluation and `lambda · result + (1 − lambda) · sigmoid(score)`.
+#[derive(Parser, Debug, Clone)]
+#[command(name = "trine-tune", version)]
+pub struct Args {
+    /// Data file (repeatable).
+    #[arg(long = "data", value_name = "FILE", required = true)]
+    pub data: Vec<PathBuf>,
+    /// Most epochs (full-batch Adam steps).
+    #[arg(long, default_value_t = 300)]
+    pub epochs: usize,
+    /// Adam step size, centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    pub lr: f64,
+    /// Weight of the game result in the target (the rest: the sigmoid of the search score).
+    #[arg(long, default_value_t = 0.5)]
+    pub lambda: f64,
+    /// Use this sigmoid scale instead of fitting it: `1 / (1 + exp(-K · eval / 400))`.
+    #[arg(long)]
+    pub k: Option<f64>,
+    /// Write the weights source here (normally src/eval/weights.rs); default stdout.
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+    /// Keep a group of weights as it is (repeatable; a label of `params::GROUPS`: material, pst,
+    /// mobility_knight, ..., bishop_pair, tempo).
+    #[arg(long, value_name = "GROUP", num_args = 1..)]
+    pub freeze: Vec<String>,
+    /// Fraction of the positions held out for early stopping.
+    #[arg(long, default_value_t = 0.1)]
+    pub validation: f64,
+    /// Stop after this many epochs without a better validation error.
+    #[arg(long, default_value_t = 30)]
+    pub patience: usize,
+    /// Print the errors every this many epochs.
+    #[arg(long, default_value_t = 10)]
+    pub report_every: usize,
+    /// Seed of the training/validation split.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Start from the weights in this file (a weights.rs) instead of the engine's.
+    #[arg(long, value_name = "PATH")]
+    pub start: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// Runs `trine-tune`.
+pub fn run(args: Args) -> Result<(), String> {
+    if !(0.0..1.0).contains(&args.validation) {
+        return Err(format!("--validation {} is not in 0..1", args.validation));
+    }
+    if let Some(t) = args.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t.max(1))
+            .build_global()
+            .map_err(|e| format!("thread pool: {e}"))?;
+    }
+    let start: [S; LEN] = match &args.start {
+        Some(p) => {
+            let src = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            read_table(&src).map_err(|e| format!("{}: {e}", p.display()))?
+        }
+        None => DEFAULT_PARAMS.w,
+    };
+    let cfg = Config {
+        epochs: args.epochs,
+        lr: args.lr,
+        lambda: args.lambda,
+        k: args.k,
+        freeze: args.freeze.clone(),
+        patience: args.patience,
+        report_every: args.report_every,
+    };
+    // Reject a bad group before the (long) load.
+    super::optimise::trainable(&cfg.freeze)?;
+
+    let t = Instant::now();
+    let split = Split {
+        fraction: args.validation,
+        seed: args.seed,
+    };
+    let mut loaded = load(&args.data, split).map_err(|e| e.to_string())?;
+    let secs = t.elapsed().as_secs_f64();
+    let stats = &loaded.stats;
+    eprintln!(
+        "loaded {} positions of {} games ({} training, {} validation, {} terms) from {} lines \
+         in {secs:.1} s ({:.0} positions/s); {} malformed lines skipped",
+        stats.positions,
+        stats.games,
+        loaded.train.len(),
+        loaded.validation.len(),
+        loaded.train.term_count() + loaded.validation.term_count(),
+        stats.lines,
+        stats.positions as f64 / secs.max(1e-9),
+        stats.malformed
+    );
+    for e in &stats.examples {
+        eprintln!("  malformed: {e}");
+    }
+
+    let outcome = tune(
+        &mut loaded.train,
+        &mut loaded.validation,
+        &start,
+        &cfg,
+        &mut |line| eprintln!("{line}"),
+    )?;
+    eprintln!(
+        "{} epochs in {:.1} s: {:.3e} positions x epochs per second",
+        outcome.epochs_run,
+        outcome.seconds,
+        outcome.speed(loaded.train.len())
+    );
+
+    let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
+    let head = header(
+        &files,
+        &loaded.stats,
+        loaded.train.len(),
+        loaded.validation.len(),
+        &cfg,
+        &outcome,
+    );
+    eprint!("{head}");
+    let table = outcome.table();
+    eprintln!("largest changes:");
+    eprint!("{}", changes_text(&largest_changes(&start, &table, 20)));
+
+    let source = weights_source(&table, head.trim_end());
+    match &args.out {
+        Some(p) => {
+            std::fs::write(p, source).map_err(|e| format!("{}: {e}", p.display()))?;
+            eprintln!("wrote {}", p.display());
+        }
+        None => print!("{source}"),
+    }
+    Ok(())
+}

@@ -1,0 +1,279 @@
+//! The Texel tuner (`trine_tuning::texel`, `trine-tune`): it lowers the training error on the
+//! sample data, recovers a known weight and a known K from synthetic labels, parses good lines and
+//! counts bad ones, writes a weights source that round-trips, and its trace model agrees with the
+//! engine's own evaluation.
+
+use std::io::Cursor;
+use std::path::PathBuf;
+use std::process::Command;
+
+use shakmaty::{Color, Position};
+use trine::eval::params::{self, weights_source, GROUPS, LEN, S};
+use trine::eval::{self, DEFAULT_PARAMS};
+use trine_tuning::texel::data::{load, parse_line, Dataset, Loaded, Split};
+use trine_tuning::texel::model::{self, from_table, sigmoid, Against};
+use trine_tuning::texel::optimise::{fit_k, trainable};
+use trine_tuning::texel::report::{largest_changes, parse_weights_source, read_table};
+use trine_tuning::texel::{tune, Config};
+
+fn sample_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/sample.txt")
+}
+
+fn sample() -> Dataset {
+    let loaded = load(&[sample_path()], Split::NONE).expect("tuning/data/sample.txt");
+    assert_eq!(loaded.stats.malformed, 0, "{:?}", loaded.stats.examples);
+    assert!(
+        loaded.train.len() > 1000,
+        "sample has {}",
+        loaded.train.len()
+    );
+    loaded.train
+}
+
+fn quiet(_: &str) {}
+
+#[test]
+fn tuning_lowers_the_training_error_on_the_sample() {
+    let mut train = sample();
+    let mut validation = Dataset::new();
+    let cfg = Config {
+        epochs: 8,
+        lr: 1.0,
+        ..Config::default()
+    };
+    let out = tune(
+        &mut train,
+        &mut validation,
+        &DEFAULT_PARAMS.w,
+        &cfg,
+        &mut quiet,
+    )
+    .unwrap();
+    assert!(out.k > 0.1 && out.k < 20.0, "K = {}", out.k);
+    assert_eq!(out.epochs_run, 8);
+    assert!(out.validation_error.is_none());
+    let (before, after) = out.train_error;
+    assert!(after < before * 0.97, "training error {before} -> {after}");
+    // The error reported after is that of the rounded table.
+    let rounded = from_table(&out.table());
+    let again = model::error(&train, &rounded, out.k, Against::Targets);
+    assert!((again - after).abs() < 1e-12);
+    // Something moved, the king's material did not.
+    assert!(!largest_changes(&DEFAULT_PARAMS.w, &out.table(), 5).is_empty());
+    assert_eq!(out.table()[params::MATERIAL + 5], S { mg: 0, eg: 0 });
+}
+
+#[test]
+fn a_known_bishop_pair_weight_is_recovered_from_synthetic_labels() {
+    let bp = params::BISHOP_PAIR as u16;
+    let data = sample().filter(|d, i| d.terms(i).iter().any(|t| t.index == bp));
+    assert!(
+        data.len() >= 100,
+        "{} positions with a bishop pair",
+        data.len()
+    );
+
+    let mut truth = DEFAULT_PARAMS.w;
+    truth[params::BISHOP_PAIR] = S { mg: 80, eg: 120 };
+    let mut start = DEFAULT_PARAMS.w;
+    start[params::BISHOP_PAIR] = S { mg: 0, eg: 0 };
+    let k = 2.0;
+    let wt = from_table(&truth);
+    let mut train = data.clone();
+    train.set_results(|d, i| sigmoid(k, model::evaluate(d, i, &wt)));
+
+    let freeze: Vec<String> = GROUPS
+        .iter()
+        .map(|g| g.0.to_string())
+        .filter(|g| g != "bishop_pair")
+        .collect();
+    let cfg = Config {
+        epochs: 400,
+        lr: 4.0,
+        lambda: 1.0,
+        k: Some(k),
+        freeze,
+        patience: 400,
+        report_every: 1000,
+    };
+    let out = tune(&mut train, &mut Dataset::new(), &start, &cfg, &mut quiet).unwrap();
+    let got = out.table();
+    let b = got[params::BISHOP_PAIR];
+    eprintln!("bishop pair tuned to {b:?} in {} epochs", out.epochs_run);
+    assert!(
+        (b.mg - 80).abs() <= 3 && (b.eg - 120).abs() <= 3,
+        "bishop pair tuned to {b:?}, expected (80, 120)"
+    );
+    for i in (0..LEN).filter(|&i| i != params::BISHOP_PAIR) {
+        assert_eq!(got[i], start[i], "frozen weight {} moved", params::name(i));
+    }
+    assert!(out.train_error.1 < 1e-5, "error left {}", out.train_error.1);
+}
+
+#[test]
+fn k_is_recovered_from_synthetic_labels() {
+    let mut data = sample();
+    let w = from_table(&DEFAULT_PARAMS.w);
+    data.set_results(|d, i| sigmoid(1.7, model::evaluate(d, i, &w)));
+    let (k, err) = fit_k(&data, &w);
+    assert!((k - 1.7).abs() < 1e-3, "K = {k}");
+    assert!(err < 1e-10, "error {err}");
+}
+
+#[test]
+fn good_lines_parse_and_bad_lines_are_counted() {
+    let good = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 15 | 0.5",
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3 | -7 | 1.0",
+        "8/8/1p4p1/p1p2k1p/P2n1P1P/4K1P1/1P6/6R1 b - - 6 59|-120|0.0",
+    ];
+    for line in good {
+        parse_line(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+    }
+    let s = parse_line(good[1]).unwrap();
+    assert_eq!((s.score, s.result), (-7, 1.0));
+    assert_eq!(s.pos.turn(), Color::White);
+
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let bad = [
+        format!("{start} | 12"),
+        format!("{start} | 12 | 1.0 | extra"),
+        format!("{start} | 1.5 | 1.0"),
+        format!("{start} | 12 | 0.25"),
+        format!("{start} | twelve | 1.0"),
+        "not a fen | 0 | 0.5".to_string(),
+        "8/8/8/8/8/8/8/8 w - - 0 1 | 0 | 0.5".to_string(),
+        "4k3/8/8/8/8/8/8/4RK2 w - - 0 1 | 0 | 0.5".to_string(),
+    ];
+    for line in &bad {
+        assert!(parse_line(line).is_err(), "{line}");
+    }
+
+    // A file mixing them: blank lines are ignored, bad ones (non-UTF-8 too) counted, never fatal.
+    let mut bytes = Vec::new();
+    for (i, line) in bad.iter().enumerate() {
+        bytes.extend_from_slice(good[i % good.len()].as_bytes());
+        bytes.push(b'\n');
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.extend_from_slice(b"\n\n");
+    }
+    bytes.extend_from_slice(b"\xff\xfe | 0 | 0.5\n");
+    bytes.extend_from_slice(good[0].as_bytes()); // no final newline
+    let mut loaded = Loaded::new();
+    loaded
+        .read(Cursor::new(bytes), "mixed", Split::NONE)
+        .unwrap();
+    let st = &loaded.stats;
+    assert_eq!(st.positions, bad.len() as u64 + 1);
+    assert_eq!(st.malformed, bad.len() as u64 + 1);
+    assert_eq!(st.lines, st.positions + st.malformed);
+    assert_eq!(loaded.train.len() as u64, st.positions);
+    assert!(st.examples[0].starts_with("mixed:2: "), "{:?}", st.examples);
+
+    // The validation split keeps games whole and holds out about the fraction asked for.
+    let split = Split {
+        fraction: 0.3,
+        seed: 5,
+    };
+    let loaded = load(&[sample_path()], split).unwrap();
+    let held = loaded.validation.len() as f64 / loaded.stats.positions as f64;
+    assert!(loaded.stats.games >= 20, "{} games", loaded.stats.games);
+    assert!(held > 0.05 && held < 0.6, "held out {held}");
+}
+
+#[test]
+fn the_written_source_has_every_pair_and_round_trips() {
+    let mut w = DEFAULT_PARAMS.w;
+    for (i, s) in w.iter_mut().enumerate() {
+        s.mg += (i as i32 * 7) % 23 - 11;
+        s.eg -= (i as i32 * 5) % 19 - 9;
+    }
+    let src = weights_source(&w, "Tuned by a test.\nSecond line with s(1, 2) in it.");
+    let pairs = parse_weights_source(&src).unwrap();
+    assert_eq!(pairs.len(), LEN);
+    assert_eq!(read_table(&src).unwrap(), w);
+    // The engine's own file reads back as its table.
+    let engine = include_str!("../../src/eval/weights.rs");
+    assert_eq!(read_table(engine).unwrap(), DEFAULT_PARAMS.w);
+    assert!(read_table("s(1, 2), s(3, 4)").is_err());
+    assert!(trainable(&["no_such_group"]).is_err());
+    assert!(trainable(&["material", "pst"]).is_ok());
+}
+
+#[test]
+fn trace_model_agrees_with_the_engine_evaluation() {
+    let text = std::fs::read_to_string(sample_path()).unwrap();
+    let mut worst = 0.0f64;
+    for line in text.lines() {
+        let s = parse_line(line).unwrap();
+        let t = eval::trace(&s.pos);
+        let (mut mg, mut eg) = (0, 0);
+        for &(i, n) in &t.terms {
+            mg += i32::from(n) * DEFAULT_PARAMS.w[usize::from(i)].mg;
+            eg += i32::from(n) * DEFAULT_PARAMS.w[usize::from(i)].eg;
+        }
+        let white = (mg * t.phase + eg * t.eg_scale / 64 * (24 - t.phase)) / 24;
+        let stm = if s.pos.turn() == Color::White {
+            white
+        } else {
+            -white
+        };
+        assert_eq!(eval::evaluate(&s.pos), stm, "{line}");
+        let mut d = Dataset::new();
+        d.push(&t, s.score, s.result);
+        let f = model::evaluate(&d, 0, &from_table(&DEFAULT_PARAMS.w));
+        worst = worst.max((f - f64::from(white)).abs());
+    }
+    // Only the engine's integer truncations separate the two.
+    assert!(worst < 2.0, "worst difference {worst}");
+}
+
+#[test]
+fn the_cli_writes_a_weights_file() {
+    let dir = std::env::temp_dir().join(format!("trine-tune-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("weights.rs");
+    let run = Command::new(env!("CARGO_BIN_EXE_trine-tune"))
+        .args(["--data", sample_path().to_str().unwrap()])
+        .args([
+            "--epochs",
+            "3",
+            "--freeze",
+            "pst",
+            "--threads",
+            "2",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(stderr.contains("0 malformed lines skipped"), "{stderr}");
+    let src = std::fs::read_to_string(&out).unwrap();
+    let table = read_table(&src).unwrap();
+    let pst = params::PST..params::PST + 6 * 64;
+    assert_eq!(table[pst.clone()], DEFAULT_PARAMS.w[pst]);
+    for needle in [
+        "sample.txt",
+        "K = ",
+        "lambda = 0.5",
+        "Epochs 3 of 3",
+        "frozen: material[king], pst",
+    ] {
+        assert!(src.contains(needle), "header lacks '{needle}':\n{src}");
+    }
+    let bad = Command::new(env!("CARGO_BIN_EXE_trine-tune"))
+        .args([
+            "--data",
+            sample_path().to_str().unwrap(),
+            "--freeze",
+            "nonsense",
+        ])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown group"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
