@@ -10,7 +10,8 @@ use std::io::{self, BufRead, BufReader};
 use std::path::Path;
 
 use rayon::prelude::*;
-use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
+use shakmaty::{Chess, Position};
+use trine::datagen::GameResult;
 use trine::eval::{self, Trace};
 
 use super::model::sigmoid;
@@ -40,31 +41,20 @@ pub struct Sample {
     pub result: f32,
 }
 
-/// Parses `<FEN> | <score> | <result>`; the error says what was wrong.
+/// Parses `<FEN> | <score> | <result>` with the engine's own reader of the format
+/// (`trine::datagen::parse_line`); the error says what was wrong.
 pub fn parse_line(line: &str) -> Result<Sample, String> {
-    let parts: Vec<&str> = line.trim().split('|').map(str::trim).collect();
-    let [fen, score, result] = parts[..] else {
-        return Err(format!(
-            "expected '<FEN> | <score> | <result>', found {} field(s)",
-            parts.len()
-        ));
+    let l = trine::datagen::parse_line(line)?;
+    let result = match l.result {
+        GameResult::WhiteWin => 1.0,
+        GameResult::Draw => 0.5,
+        GameResult::BlackWin => 0.0,
     };
-    let fen: Fen = fen
-        .parse()
-        .map_err(|e| format!("invalid FEN '{fen}': {e}"))?;
-    let pos: Chess = fen
-        .into_position(CastlingMode::Standard)
-        .map_err(|e| format!("illegal position: {e}"))?;
-    let score: i32 = score
-        .parse()
-        .map_err(|_| format!("score '{score}' is not an integer"))?;
-    let result = match result {
-        "1.0" | "1" => 1.0,
-        "0.5" => 0.5,
-        "0.0" | "0" => 0.0,
-        _ => return Err(format!("result '{result}' is not 1.0, 0.5 or 0.0")),
-    };
-    Ok(Sample { pos, score, result })
+    Ok(Sample {
+        pos: l.pos,
+        score: l.score,
+        result,
+    })
 }
 
 /// Traced positions, structure of arrays (position `i`'s terms are
