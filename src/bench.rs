@@ -105,16 +105,16 @@ pub fn measure(depth: u32) -> BenchResult {
 pub fn run(depth: u32, stats: bool) -> BenchResult {
     let r = measure(depth);
     if stats {
-        println!("node types (predicted vs. actual), depth {depth}:");
-        println!("{}", r.stats);
+        crate::outln!("node types (predicted vs. actual), depth {depth}:");
+        crate::outln!("{}", r.stats);
     }
-    println!(
+    crate::outln!(
         "{} positions, depth {}, time {} ms",
         POSITIONS.len(),
         depth,
         r.time_ms
     );
-    println!(
+    crate::outln!(
         "{} nodes {} nps",
         r.nodes,
         r.nodes * 1000 / r.time_ms.max(1)

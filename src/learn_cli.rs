@@ -121,12 +121,12 @@ fn score_text(score: i16) -> String {
 fn stats(f: &FileArgs) -> Result<ExitCode, String> {
     let table = load(f)?;
     let count = |o: Origin| table.entries().filter(|e| e.origin == o).count();
-    println!(
+    crate::outln!(
         "learn file {} (format {FORMAT_VERSION}, eval {EVAL_VERSION}, capacity {})",
         f.file.display(),
         f.capacity
     );
-    println!(
+    crate::outln!(
         "origin: {} search, {} imported, {} human",
         count(Origin::Search),
         count(Origin::Imported),
@@ -136,17 +136,17 @@ fn stats(f: &FileArgs) -> Result<ExitCode, String> {
     match (depths.iter().min(), depths.iter().max()) {
         (Some(lo), Some(hi)) => {
             let mean = f64::from(depths.iter().sum::<u32>()) / depths.len() as f64;
-            println!("depth: {lo}..{hi}, mean {mean:.1}");
+            crate::outln!("depth: {lo}..{hi}, mean {mean:.1}");
         }
-        _ => println!("depth: -"),
+        _ => crate::outln!("depth: -"),
     }
     let mates = table
         .entries()
         .filter(|e| is_mate(i32::from(e.score)))
         .count();
     let with_move = table.entries().filter(|e| e.best_move != 0).count();
-    println!("{mates} mate scores, {with_move} with a best move");
-    println!("{} entries", table.len());
+    crate::outln!("{mates} mate scores, {with_move} with a best move");
+    crate::outln!("{} entries", table.len());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -219,7 +219,7 @@ fn import(f: &FileArgs, epd: &Path) -> Result<ExitCode, String> {
     if let Some((moved_to, reason)) = &report.quarantined {
         report_quarantine(moved_to, reason);
     }
-    println!(
+    crate::outln!(
         "{} positions imported, {} lines rejected; the learn file holds {} entries",
         entries.len(),
         rejected.len(),
@@ -237,6 +237,6 @@ fn clear(f: &FileArgs) -> Result<ExitCode, String> {
     if let Some((moved_to, reason)) = &report.quarantined {
         report_quarantine(moved_to, reason);
     }
-    println!("cleared {}", f.file.display());
+    crate::outln!("cleared {}", f.file.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -161,7 +161,7 @@ fn main() -> ExitCode {
             };
             match datagen::run(&cfg) {
                 Ok(summary) => {
-                    println!("{}", summary.line());
+                    trine::outln!("{}", summary.line());
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
@@ -172,7 +172,7 @@ fn main() -> ExitCode {
         }
         Some(Cmd::Spsa) => {
             for line in trine::search::params::spsa_lines() {
-                println!("{line}");
+                trine::outln!("{line}");
             }
             ExitCode::SUCCESS
         }
@@ -228,14 +228,14 @@ fn run_scale(
             return ExitCode::FAILURE;
         }
     };
-    print!("{}", scale::format_table(&rows, depth, cfg.positions.len()));
+    trine::console::text(&scale::format_table(&rows, depth, cfg.positions.len()));
     for mode in &cfg.modes {
         if let Some(r) = rows
             .iter()
             .filter(|r| r.mode == *mode)
             .max_by_key(|r| r.threads)
         {
-            println!(
+            trine::outln!(
                 "\nnode types, {} with {} threads:\n{}",
                 mode.name(),
                 r.threads,
@@ -251,7 +251,7 @@ fn run_scale(
         eprintln!("error: cannot write {}: {e}", svg.display());
         return ExitCode::FAILURE;
     }
-    println!("\nwrote {} and {}", csv.display(), svg.display());
+    trine::outln!("\nwrote {} and {}", csv.display(), svg.display());
     ExitCode::SUCCESS
 }
 
@@ -279,9 +279,9 @@ fn run_perft(
         };
         let report = perft::check_suite(&cases, max_depth, chess960);
         for f in &report.failures {
-            println!("{f}");
+            trine::outln!("{f}");
         }
-        println!("{} passed, {} failed", report.passed, report.failed);
+        trine::outln!("{} passed, {} failed", report.passed, report.failed);
         return if report.failed == 0 {
             ExitCode::SUCCESS
         } else {
@@ -300,10 +300,10 @@ fn run_perft(
     let mode = trine::board::castling_mode(chess960);
     let mut total = 0;
     for (m, n) in perft::divide(board.pos(), depth, mode) {
-        println!("{m}: {n}");
+        trine::outln!("{m}: {n}");
         total += n;
     }
-    println!();
-    println!("Nodes searched: {total}");
+    trine::outln!();
+    trine::outln!("Nodes searched: {total}");
     ExitCode::SUCCESS
 }

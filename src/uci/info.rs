@@ -1,8 +1,6 @@
 //! Formatting of the engine's UCI output (`info`, `bestmove`, `info string`), and the one function
 //! that writes a line to stdout (so lines from the search thread and the input thread never interleave).
 
-use std::io::Write;
-
 use shakmaty::Move;
 
 use crate::board::{castling_mode, move_to_uci};
@@ -95,10 +93,7 @@ pub fn format_bestmove(best: Option<Move>, ponder: Option<Move>, chess960: bool)
 
 /// Writes one line to stdout and flushes it; a closed stdout is ignored (the GUI went away).
 pub fn emit(line: &str) {
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let _ = writeln!(out, "{line}");
-    let _ = out.flush();
+    crate::console::line(line);
 }
 
 /// `info string error: ...`

@@ -150,7 +150,7 @@ pub fn run(args: Args) -> Result<(), String> {
             std::fs::write(p, source).map_err(|e| format!("{}: {e}", p.display()))?;
             eprintln!("wrote {}", p.display());
         }
-        None => print!("{source}"),
+        None => trine::console::text(&source),
     }
     Ok(())
 }
