@@ -43,6 +43,14 @@ impl Searcher {
         }
     }
 
+    /// Forgets killers and history (new game), the side searcher's included.
+    pub fn clear_history(&mut self) {
+        self.history.clear();
+        if let Some(w) = self.sp_worker.as_mut() {
+            w.history.clear();
+        }
+    }
+
     /// Adds the side searcher's counters into this one's (end of a search).
     pub fn absorb_worker(&mut self) {
         if let Some(w) = self.sp_worker.as_mut() {
@@ -180,5 +188,39 @@ impl Searcher {
             self.pv.set(ply, &result.best_pv);
             Some(result)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use shakmaty::{Color, Move, Role, Square};
+
+    use super::*;
+    use crate::search::{SearchControl, SearchLimits};
+    use crate::tt::Table;
+
+    #[test]
+    fn clear_history_also_clears_the_side_searcher() {
+        let tt = Arc::new(Table::new(1).unwrap());
+        let ctl = Arc::new(SearchControl::new(SearchLimits::default(), 2, false));
+        let mut s = Searcher::new(1, Arc::clone(&tt), Arc::clone(&ctl));
+        s.sp_worker = Some(Box::new(Searcher::new(WORKER_ID, tt, ctl)));
+        let m = Move::Normal {
+            role: Role::Knight,
+            from: Square::G1,
+            capture: None,
+            to: Square::F3,
+            promotion: None,
+        };
+        s.history.update_cutoff(Color::White, 2, 10, m, &[]);
+        let w = s.sp_worker.as_mut().unwrap();
+        w.history.update_cutoff(Color::White, 2, 10, m, &[]);
+        assert!(w.history.score(Color::White, m) > 0);
+        s.clear_history();
+        assert_eq!(s.history.score(Color::White, m), 0);
+        let w = s.sp_worker.as_ref().unwrap();
+        assert_eq!(w.history.score(Color::White, m), 0);
     }
 }

@@ -234,7 +234,7 @@ fn worker(id: usize, shared: &Shared) {
 
 fn run_job(id: usize, searcher: &mut Searcher, job: &Job, shared: &Shared) {
     match &job.task {
-        Task::ClearHistory => searcher.history.clear(),
+        Task::ClearHistory => searcher.clear_history(),
         Task::Search(task) => {
             searcher.prepare(&job.tt, &job.ctl, &job.splits);
             if id == 0 {
