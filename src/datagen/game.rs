@@ -36,9 +36,14 @@ pub const OPENING_TRIES: usize = 1000;
 pub struct Rng(u64);
 
 impl Rng {
+    /// A generator started from `seed`.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
     /// The generator of game `index` under `seed`.
     pub fn for_game(seed: u64, index: u64) -> Rng {
-        let mut outer = Rng(seed);
+        let mut outer = Rng::new(seed);
         Rng(outer.next_u64() ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03))
     }
 

@@ -76,23 +76,20 @@ pub fn load(path: &Path, plies: Option<usize>) -> Result<Vec<Opening>, String> {
     Ok(openings)
 }
 
-/// SplitMix64: a small, well-mixed generator for reproducible shuffles.
+/// SplitMix64 (the engine's [`trine::datagen::game::Rng`]) with an unbiased `below`, for
+/// reproducible shuffles.
 #[derive(Clone, Debug)]
-pub struct SplitMix64(u64);
+pub struct SplitMix64(trine::datagen::game::Rng);
 
 impl SplitMix64 {
     /// A generator seeded with `seed`.
     pub fn new(seed: u64) -> Self {
-        Self(seed)
+        Self(trine::datagen::game::Rng::new(seed))
     }
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// A number in `0..n` (`n > 0`), by rejection so every value is equally likely.
