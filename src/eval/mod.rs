@@ -83,10 +83,8 @@ impl Coeffs {
 
     /// The counts of a position.
     pub fn traced(pos: &Chess) -> Coeffs {
-        let b = pos.board();
         let mut c = Coeffs::new();
-        let passers = pawns::evaluate(b.pawns() & b.white(), b.pawns() & b.black(), &mut c);
-        terms::evaluate(b, passers, pos.turn() == Color::White, &mut c);
+        add_all_terms(pos, &mut c);
         c
     }
 
@@ -182,12 +180,17 @@ pub fn evaluate(pos: &Chess) -> i32 {
     blend(pos, sum.mg, sum.eg)
 }
 
+/// Feeds every term of `pos` (pawn structure computed afresh, no pawn hash) into `acc`.
+fn add_all_terms<A: Acc>(pos: &Chess, acc: &mut A) {
+    let b = pos.board();
+    let passers = pawns::evaluate(b.pawns() & b.white(), b.pawns() & b.black(), acc);
+    terms::evaluate(b, passers, pos.turn() == Color::White, acc);
+}
+
 /// Evaluates with explicit weights (no pawn hash), side to move's view.
 pub fn evaluate_with(pos: &Chess, p: &EvalParams) -> i32 {
-    let b = pos.board();
     let mut sum = Sum::new(&p.w);
-    let passers = pawns::evaluate(b.pawns() & b.white(), b.pawns() & b.black(), &mut sum);
-    terms::evaluate(b, passers, pos.turn() == Color::White, &mut sum);
+    add_all_terms(pos, &mut sum);
     blend(pos, sum.mg, sum.eg)
 }
 
