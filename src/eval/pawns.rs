@@ -89,6 +89,17 @@ pub fn relative_rank(sq: Square, color: Color) -> usize {
     }
 }
 
+/// The square in front of a pawn on `sq` (white's pawns move up the board); `None` on the last
+/// rank.
+#[inline]
+pub fn stop_square(sq: Square, white: bool) -> Option<Square> {
+    if white {
+        sq.offset(8)
+    } else {
+        sq.offset(-8)
+    }
+}
+
 /// Adds the pawn-structure terms of both sides to `acc`; returns each side's passers
 /// (index 0 = white).
 pub fn evaluate<A: Acc>(
@@ -120,11 +131,10 @@ pub fn evaluate<A: Acc>(
             }
             if adjacent_files(f) & ours.0 == 0 {
                 acc.add(white, ISOLATED, 1);
-            } else if SUPPORT_SPAN[c][i] & ours.0 == 0 {
-                let stop = if white { i + 8 } else { i.wrapping_sub(8) };
-                if stop < 64 && their_attacks.0 & (1u64 << stop) != 0 {
-                    acc.add(white, BACKWARD, 1);
-                }
+            } else if SUPPORT_SPAN[c][i] & ours.0 == 0
+                && stop_square(sq, white).is_some_and(|stop| their_attacks.contains(stop))
+            {
+                acc.add(white, BACKWARD, 1);
             }
             let phalanx = adjacent_files(f) & (0xFFu64 << (8 * (i / 8))) & ours.0 != 0;
             if phalanx || our_attacks.contains(sq) {

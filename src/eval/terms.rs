@@ -147,12 +147,7 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
         // Passed pawns: blocked, and the kings' distances to the stop square.
         for sq in passers[c] {
             let rank = relative_rank(sq, color);
-            let stop = if white {
-                usize::from(sq) + 8
-            } else {
-                usize::from(sq).wrapping_sub(8)
-            };
-            let Some(stop) = Square::try_from(stop as u32).ok() else {
+            let Some(stop) = super::pawns::stop_square(sq, white) else {
                 continue;
             };
             if occ.contains(stop) {
