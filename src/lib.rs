@@ -3,8 +3,9 @@
 //! Module map (see README.md): [`board`] (position + incremental Zobrist key + game history),
 //! [`eval`] (tapered evaluation), [`tt`] (shared lock-free transposition table), [`search`]
 //! (iterative deepening, PVS with expected node types, quiescence, triangular PV table),
-//! [`smp`] (thread pool, Lazy SMP, split points at expected ALL-nodes), [`time`] (time management), [`uci`] (protocol), [`bench`], [`perft`] and [`datagen`] (tools), [`console`] (stdout that
-//! never panics on a closed pipe).
+//! [`smp`] (thread pool, Lazy SMP, split points at expected ALL-nodes), [`time`] (time
+//! management), [`uci`] (protocol), [`bench`], [`perft`] and [`datagen`] (tools), [`console`]
+//! (stdout that never panics on a closed pipe).
 
 pub mod bench;
 pub mod board;

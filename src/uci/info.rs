@@ -1,5 +1,6 @@
-//! Formatting of the engine's UCI output (`info`, `bestmove`, `info string`), and the one function
-//! that writes a line to stdout (so lines from the search thread and the input thread never interleave).
+//! Formatting of the engine's UCI output (`info`, `bestmove`, `info string`). Every line goes out
+//! through [`emit`], which is [`crate::console::line()`]: one locked, flushed write per line, so lines
+//! from the search thread and the input thread never interleave, and a closed stdout is ignored.
 
 use shakmaty::Move;
 
@@ -91,10 +92,8 @@ pub fn format_bestmove(best: Option<Move>, ponder: Option<Move>, chess960: bool)
     }
 }
 
-/// Writes one line to stdout and flushes it; a closed stdout is ignored (the GUI went away).
-pub fn emit(line: &str) {
-    crate::console::line(line);
-}
+/// Writes one line to stdout and flushes it; a closed stdout (the GUI went away) is ignored.
+pub use crate::console::line as emit;
 
 /// `info string error: ...`
 pub fn error(msg: &str) {
