@@ -20,7 +20,7 @@ pub fn text(text: &str) {
     let _ = out.flush();
 }
 
-/// `println!` that never panics: formats its arguments and hands them to [`line`].
+/// `println!` that never panics: formats its arguments and hands them to [`line()`].
 #[macro_export]
 macro_rules! outln {
     () => {
