@@ -42,29 +42,70 @@ pub trait Acc {
     fn add(&mut self, white: bool, idx: usize, n: i32);
 }
 
-/// Sums weights into a midgame/endgame score (white's view).
+/// A weight pair packed in one integer, midgame in the high 32 bits and endgame in the low 32 bits,
+/// so that adding `n` times a weight is one multiply and one add. Exact while both halves of a sum
+/// stay within ±2³¹.
+#[inline(always)]
+pub const fn pack(s: S) -> i64 {
+    ((s.mg as i64) << 32) + s.eg as i64
+}
+
+/// The pair a [`pack`]ed sum stands for.
+#[inline(always)]
+pub const fn unpack(v: i64) -> S {
+    let eg = v as i32;
+    S {
+        mg: ((v - eg as i64) >> 32) as i32,
+        eg,
+    }
+}
+
+/// Every weight of a table, [`pack`]ed.
+pub const fn pack_all(w: &[S; params::LEN]) -> [i64; params::LEN] {
+    let mut out = [0i64; params::LEN];
+    let mut i = 0;
+    while i < params::LEN {
+        out[i] = pack(w[i]);
+        i += 1;
+    }
+    out
+}
+
+/// The engine's weights, [`pack`]ed (computed at compile time).
+pub static PACKED: [i64; params::LEN] = pack_all(&DEFAULT_PARAMS.w);
+
+/// Sums weights into a midgame/endgame score (white's view), on [`pack`]ed weights.
 pub struct Sum<'a> {
-    w: &'a [S; params::LEN],
-    /// Midgame total.
-    pub mg: i32,
-    /// Endgame total.
-    pub eg: i32,
+    w: &'a [i64; params::LEN],
+    total: i64,
 }
 
 impl<'a> Sum<'a> {
-    /// An empty sum over the weights `w`.
-    pub fn new(w: &'a [S; params::LEN]) -> Sum<'a> {
-        Sum { w, mg: 0, eg: 0 }
+    /// An empty sum over the packed weights `w`.
+    pub fn new(w: &'a [i64; params::LEN]) -> Sum<'a> {
+        Sum { w, total: 0 }
+    }
+
+    /// A sum over `w` that starts at `start`.
+    pub fn starting_at(w: &'a [i64; params::LEN], start: S) -> Sum<'a> {
+        Sum {
+            w,
+            total: pack(start),
+        }
+    }
+
+    /// The midgame and endgame totals.
+    #[inline]
+    pub fn score(&self) -> S {
+        unpack(self.total)
     }
 }
 
 impl Acc for Sum<'_> {
     #[inline(always)]
     fn add(&mut self, white: bool, idx: usize, n: i32) {
-        let s = self.w[idx];
-        let n = if white { n } else { -n };
-        self.mg += n * s.mg;
-        self.eg += n * s.eg;
+        let n = i64::from(if white { n } else { -n });
+        self.total += n * self.w[idx];
     }
 }
 
@@ -170,14 +211,13 @@ fn blend(pos: &Chess, mg: i32, eg: i32) -> i32 {
 /// Evaluates `pos` from the side to move's point of view, in centipawns (engine weights, pawn
 /// structure from this thread's pawn hash table).
 pub fn evaluate(pos: &Chess) -> i32 {
-    let w = &DEFAULT_PARAMS.w;
+    let w = &PACKED;
     let b = pos.board();
     let (pawn_score, passers) = pawns::cached(b.pawns() & b.white(), b.pawns() & b.black(), w);
-    let mut sum = Sum::new(w);
-    sum.mg = pawn_score.mg;
-    sum.eg = pawn_score.eg;
+    let mut sum = Sum::starting_at(w, pawn_score);
     terms::evaluate(b, passers, pos.turn() == Color::White, &mut sum);
-    blend(pos, sum.mg, sum.eg)
+    let total = sum.score();
+    blend(pos, total.mg, total.eg)
 }
 
 /// Feeds every term of `pos` (pawn structure computed afresh, no pawn hash) into `acc`.
@@ -189,9 +229,11 @@ fn add_all_terms<A: Acc>(pos: &Chess, acc: &mut A) {
 
 /// Evaluates with explicit weights (no pawn hash), side to move's view.
 pub fn evaluate_with(pos: &Chess, p: &EvalParams) -> i32 {
-    let mut sum = Sum::new(&p.w);
+    let w = pack_all(&p.w);
+    let mut sum = Sum::new(&w);
     add_all_terms(pos, &mut sum);
-    blend(pos, sum.mg, sum.eg)
+    let total = sum.score();
+    blend(pos, total.mg, total.eg)
 }
 
 /// The feature counts of `pos` for the tuner (the endgame scale is decided with the engine's
@@ -228,6 +270,7 @@ pub fn see_value(role: Role) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use params::s;
     use shakmaty::{fen::Fen, CastlingMode};
 
     fn pos(fen: &str) -> Chess {
@@ -315,6 +358,27 @@ mod tests {
         // KR v KB without pawns is scaled down for the side ahead.
         let p = pos("4k3/8/8/3b4/8/8/8/R3K3 w - - 0 1");
         assert_eq!(trace(&p).eg_scale, 16);
+    }
+
+    #[test]
+    fn packed_sums_match_separate_sums() {
+        let pairs = [s(-7, 12), s(950, -3), s(0, -1), s(-120, -340), s(1, 0)];
+        for &a in &pairs {
+            assert_eq!(unpack(pack(a)), a);
+        }
+        let mut total = 0i64;
+        let (mut mg, mut eg) = (0, 0);
+        for (i, &a) in pairs.iter().enumerate() {
+            let n = i as i32 * 37 - 60;
+            total += i64::from(n) * pack(a);
+            mg += n * a.mg;
+            eg += n * a.eg;
+        }
+        assert_eq!(unpack(total), s(mg, eg));
+        assert_eq!(
+            PACKED[params::MATERIAL + 1],
+            pack(DEFAULT_PARAMS.w[params::MATERIAL + 1])
+        );
     }
 
     #[test]

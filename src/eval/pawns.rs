@@ -7,7 +7,7 @@ use std::cell::RefCell;
 
 use shakmaty::{Bitboard, Color, Square};
 
-use super::params::{s, BACKWARD, CONNECTED, DOUBLED, ISOLATED, PASSED, S};
+use super::params::{BACKWARD, CONNECTED, DOUBLED, ISOLATED, PASSED, S};
 use super::Acc;
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -188,7 +188,7 @@ thread_local! {
 pub fn cached(
     white_pawns: Bitboard,
     black_pawns: Bitboard,
-    w: &[S; super::params::LEN],
+    w: &[i64; super::params::LEN],
 ) -> (S, [Bitboard; 2]) {
     TABLE.with_borrow_mut(|t| {
         let slot = PawnTable::slot(white_pawns.0, black_pawns.0);
@@ -198,7 +198,7 @@ pub fn cached(
         }
         let mut sum = super::Sum::new(w);
         let passers = evaluate(white_pawns, black_pawns, &mut sum);
-        let score = s(sum.mg, sum.eg);
+        let score = sum.score();
         *e = Entry {
             white: white_pawns.0,
             black: black_pawns.0,
@@ -252,14 +252,14 @@ mod tests {
 
     #[test]
     fn cache_agrees_with_a_fresh_computation() {
-        let w = &crate::eval::DEFAULT_PARAMS.w;
+        let w = &crate::eval::PACKED;
         let wp = Bitboard(0x0000_0000_1824_C300);
         let bp = Bitboard(0x00C3_2418_0000_0000);
         let mut sum = crate::eval::Sum::new(w);
         let passers = evaluate(wp, bp, &mut sum);
         for _ in 0..2 {
             let (score, p) = cached(wp, bp, w);
-            assert_eq!((score.mg, score.eg), (sum.mg, sum.eg));
+            assert_eq!(score, sum.score());
             assert_eq!(p, passers);
         }
     }
