@@ -122,11 +122,11 @@ impl Searcher {
             }
         }
 
-        let moves: MoveList = pos.legal_moves();
+        let mut moves: MoveList = pos.legal_moves();
         if moves.is_empty() {
             return if in_check { mated_in(ply) } else { 0 };
         }
-        let mut picker = MovePicker::new(pos, moves, tt_move, &self.history, ply);
+        let mut picker = MovePicker::new(pos, &mut moves, tt_move, &self.history, ply);
         self.history.clear_killers(ply + 1);
 
         let alpha_orig = alpha;

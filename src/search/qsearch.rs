@@ -63,14 +63,14 @@ impl Searcher {
             alpha = alpha.max(stand_pat);
             best = stand_pat;
         }
-        let moves = pos.legal_moves();
+        let mut moves = pos.legal_moves();
         if in_check && moves.is_empty() {
             return mated_in(ply);
         }
         let mut picker = if in_check {
-            MovePicker::new(pos, moves, tt_move, &self.history, ply)
+            MovePicker::new(pos, &mut moves, tt_move, &self.history, ply)
         } else {
-            MovePicker::tactical(moves, tt_move)
+            MovePicker::tactical(&mut moves, tt_move)
         };
         let mut best_move = None;
         while let Some((m, _)) = picker.next_move() {
