@@ -113,8 +113,7 @@ impl Board {
     #[inline]
     pub fn play(&self, m: Move) -> Board {
         let us = self.pos.turn();
-        let mut key = self.key ^ castling_key(&self.pos) ^ ep_key(&self.pos);
-        key ^= Zobrist64::zobrist_for_white_turn().0;
+        let mut key = self.key ^ ep_key(&self.pos) ^ Zobrist64::zobrist_for_white_turn().0;
         match m {
             Move::Normal {
                 role,
@@ -145,7 +144,11 @@ impl Board {
         }
         let mut pos = self.pos.clone();
         pos.play_unchecked(m);
-        key ^= castling_key(&pos) ^ ep_key(&pos);
+        // Castling rights change on few moves; their keys are only looked up when they do.
+        if pos.castles().castling_rights() != self.pos.castles().castling_rights() {
+            key ^= castling_key(&self.pos) ^ castling_key(&pos);
+        }
+        key ^= ep_key(&pos);
         Board { pos, key }
     }
 
