@@ -13,6 +13,7 @@ pub mod parallel;
 pub mod params;
 pub mod pv;
 pub mod qsearch;
+pub mod tactical;
 
 use std::sync::Arc;
 

@@ -2,9 +2,10 @@
 //! SEE are skipped), with the static evaluation as a stand-pat bound; in check, every evasion is
 //! searched so that mates at the horizon are seen.
 
-use shakmaty::Position;
+use shakmaty::{MoveList, Position};
 
 use super::movepick::{see_non_negative, MovePicker};
+use super::tactical::captures_and_promotions;
 use super::{mated_in, Searcher, MATE, MAX_PLY};
 use crate::board::Board;
 use crate::eval::evaluate;
@@ -63,7 +64,13 @@ impl Searcher {
             alpha = alpha.max(stand_pat);
             best = stand_pat;
         }
-        let mut moves = pos.legal_moves();
+        let mut moves = if in_check {
+            pos.legal_moves()
+        } else {
+            let mut moves = MoveList::new();
+            captures_and_promotions(pos, &mut moves);
+            moves
+        };
         if in_check && moves.is_empty() {
             return mated_in(ply);
         }
