@@ -203,10 +203,14 @@ impl<'a> MovePicker<'a> {
         if self.next >= n {
             return None;
         }
+        // The first of the highest scores (the running maximum stays in a register).
+        let tail = &self.scores[self.next..n];
+        let mut best_score = tail[0];
         let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+        for (i, &s) in tail.iter().enumerate().skip(1) {
+            if s > best_score {
+                best_score = s;
+                best = self.next + i;
             }
         }
         self.moves.swap(self.next, best);
