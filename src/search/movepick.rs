@@ -153,10 +153,11 @@ impl<'a> MovePicker<'a> {
         }
     }
 
-    /// Captures and promotions of a quiescence node (quiet moves are dropped), MVV-LVA ordered.
+    /// Captures and promotions of a quiescence node, MVV-LVA ordered; `moves` holds only those
+    /// (as [`super::tactical::captures_and_promotions`] generates them).
     #[inline]
     pub fn tactical(moves: &'a mut MoveList, tt_move: PackedMove) -> MovePicker<'a> {
-        moves.retain(|m| m.is_capture() || m.is_promotion());
+        debug_assert!(moves.iter().all(|m| m.is_capture() || m.is_promotion()));
         let mut scores = [0i32; 256];
         for (s, &m) in scores.iter_mut().zip(moves.iter()) {
             *s = if tt_move.matches(m) {

@@ -64,19 +64,16 @@ impl Searcher {
             alpha = alpha.max(stand_pat);
             best = stand_pat;
         }
-        let mut moves = if in_check {
-            pos.legal_moves()
-        } else {
-            let mut moves = MoveList::new();
-            captures_and_promotions(pos, &mut moves);
-            moves
-        };
-        if in_check && moves.is_empty() {
-            return mated_in(ply);
-        }
+        let mut moves: MoveList;
         let mut picker = if in_check {
+            moves = pos.legal_moves();
+            if moves.is_empty() {
+                return mated_in(ply);
+            }
             MovePicker::new(pos, &mut moves, tt_move, &self.history, ply)
         } else {
+            moves = MoveList::new();
+            captures_and_promotions(pos, &mut moves);
             MovePicker::tactical(&mut moves, tt_move)
         };
         let mut best_move = None;

@@ -10,6 +10,8 @@ use shakmaty::attacks::{
 };
 use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role, Square};
 
+use crate::eval::pawns::stop_square;
+
 /// Promotion pieces, queen first.
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bishop];
 
@@ -78,10 +80,9 @@ pub fn captures_and_promotions(pos: &Chess, moves: &mut MoveList) {
         }
     }
 
-    let push = if us == Color::White { 8 } else { -8 };
     for from in b.pawns() & ours {
         let mut tos = pawn_attacks(us, from) & targets;
-        if let Some(ahead) = from.offset(push) {
+        if let Some(ahead) = stop_square(from, us == Color::White) {
             if Bitboard::BACKRANKS.contains(ahead) && !occ.contains(ahead) {
                 tos |= ahead;
             }
