@@ -19,6 +19,9 @@ pub const fn s(mg: i32, eg: i32) -> S {
     S { mg, eg }
 }
 
+/// Most king-danger attack units counted.
+pub const KING_DANGER_CAP: i32 = 30;
+
 macro_rules! layout {
     ($( $(#[doc = $doc:literal])* $name:ident = $len:expr, $label:literal; )*) => {
         layout!(@consts 0usize; $( $(#[doc = $doc])* $name = $len; )*);
@@ -69,6 +72,9 @@ layout! {
     KING_ZONE_ATTACK = 4, "king_zone_attack";
     /// Safe checking squares we attack, by checker (knight, bishop, rook, queen).
     SAFE_CHECK = 4, "safe_check";
+    /// King danger from the attack units `u` on the enemy king (capped at [`KING_DANGER_CAP`]):
+    /// weight 0 per unit, weight 1 per quarter of the units squared, so king safety is not linear in the attacks.
+    KING_DANGER = 2, "king_danger";
     /// Pawn shelter: per file around our king, the relative rank of our nearest pawn (0 = none).
     SHELTER = 8, "shelter";
     /// King on a file with no pawns.

@@ -34,6 +34,9 @@ struct Attacks {
     all: Bitboard,
 }
 
+/// King-danger units of a piece that reaches the enemy king zone, by role index (pawn .. king).
+const ATTACK_UNITS: [i32; 6] = [0, 2, 2, 3, 5, 0];
+
 #[inline]
 fn chebyshev(a: Square, b: Square) -> i32 {
     let (a, b) = (usize::from(a) as i32, usize::from(b) as i32);
@@ -45,6 +48,8 @@ fn chebyshev(a: Square, b: Square) -> i32 {
 pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bool, acc: &mut A) {
     let occ = board.occupied();
     let mut attacks = [Attacks::default(); 2];
+    // King-danger attack units per attacking side: pieces reaching the enemy king zone.
+    let mut units = [0i32; 2];
     for color in Color::ALL {
         let c = usize::from(color == Color::Black);
         let white = color == Color::White;
@@ -76,6 +81,9 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
                 };
                 let mobility = (att & area).count();
                 let zone_hits = (att & zone).count() as i32;
+                if zone_hits > 0 {
+                    units[c] += ATTACK_UNITS[r];
+                }
                 match role {
                     Role::Knight => {
                         a.knights |= att;
@@ -196,26 +204,23 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
             let safe = !them.all & !board.by_color(color);
             let diag = bishop_attacks(k, occ);
             let line = rook_attacks(k, occ);
-            acc.add(
-                white,
-                SAFE_CHECK,
+            let checks = [
                 (knight_attacks(k) & us.knights & safe).count() as i32,
-            );
-            acc.add(
-                white,
-                SAFE_CHECK + 1,
                 (diag & us.bishops & safe).count() as i32,
-            );
-            acc.add(
-                white,
-                SAFE_CHECK + 2,
                 (line & us.rooks & safe).count() as i32,
-            );
-            acc.add(
-                white,
-                SAFE_CHECK + 3,
                 ((diag | line) & us.queens & safe).count() as i32,
-            );
+            ];
+            for (i, &n) in checks.iter().enumerate() {
+                acc.add(white, SAFE_CHECK + i, n);
+            }
+            // King danger: the attack units plus two per safe check, halved without a queen.
+            let mut u = units[c] + 2 * checks.iter().sum::<i32>();
+            if (board.queens() & board.by_color(color)).is_empty() {
+                u /= 2;
+            }
+            let u = u.min(KING_DANGER_CAP);
+            acc.add(white, KING_DANGER, u);
+            acc.add(white, KING_DANGER + 1, u * u / 4);
         }
     }
 
