@@ -73,7 +73,7 @@ layout! {
     /// Safe checking squares we attack, by checker (knight, bishop, rook, queen).
     SAFE_CHECK = 4, "safe_check";
     /// King danger from the attack units `u` on the enemy king (capped at [`KING_DANGER_CAP`]):
-    /// weight 0 per unit, weight 1 per quarter of the units squared, so king safety is not linear in the attacks.
+    /// `[0]` counts `u`, `[1]` counts `u² / 4`, so king safety is not linear in the attack.
     KING_DANGER = 2, "king_danger";
     /// Pawn shelter: per file around our king, the relative rank of our nearest pawn (0 = none).
     SHELTER = 8, "shelter";

@@ -1,6 +1,7 @@
 //! The evaluation terms beyond pawn structure: material and piece-square tables, mobility, king
-//! safety (zone attacks, safe checks, pawn shelter, open files), passed-pawn terms that need the
-//! whole board, bishop pair, rooks on open files, outposts, threats and hanging pieces, tempo.
+//! safety (zone attacks, safe checks, king danger, pawn shelter, open files), passed-pawn terms
+//! that need the whole board, bishop pair, rooks on open files, outposts, threats and hanging
+//! pieces, tempo.
 //! Written once over an [`Acc`]umulator, so the same code sums scores for the search and records
 //! feature counts for the tuner.
 
