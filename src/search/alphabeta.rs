@@ -2,7 +2,7 @@
 //! with an open window, CUT and ALL nodes with a zero window); the outcome is counted against the
 //! prediction. TT cutoffs happen at non-PV nodes only, so PV lines are never cut short. Selectivity
 //! (constants in [`super::params`]): internal iterative reduction, reverse futility pruning,
-//! null-move pruning at expected CUT-nodes, late-move pruning, futility and SEE pruning, and
+//! razoring, null-move pruning at expected CUT-nodes, late-move pruning, futility and SEE pruning, and
 //! late-move reductions adjusted by node type, killers and history.
 
 use shakmaty::{Move, MoveList, Position};
@@ -90,6 +90,17 @@ impl Searcher {
             // Reverse futility: far above beta with little depth left, assume it holds.
             if depth <= p::RFP_DEPTH() && static_eval - p::RFP_MARGIN() * depth >= beta {
                 return static_eval;
+            }
+            // Razoring: far below alpha with little depth left, ask quiescence whether anything
+            // tactical saves the node; if not, it fails low.
+            if depth <= p::RAZOR_DEPTH() && static_eval + p::RAZOR_MARGIN() * depth <= alpha {
+                let s = self.qsearch(b, alpha, alpha + 1, ply);
+                if self.stopped {
+                    return 0;
+                }
+                if s <= alpha {
+                    return s;
+                }
             }
             // Null move, tried where a cutoff is expected; the node after a null move is a CUT-node.
             if expected == NodeType::Cut

@@ -94,6 +94,10 @@ search_params! {
     SEE_NOISY = -25, -80, -5, 3.0;
     /// Internal iterative reduction: smallest depth at which a node without a TT move is reduced.
     IIR_DEPTH = 4, 2, 8, 0.5;
+    /// Razoring: deepest remaining depth.
+    RAZOR_DEPTH = 3, 1, 5, 0.5;
+    /// Razoring: margin per ply below alpha, centipawns.
+    RAZOR_MARGIN = 250, 100, 500, 10.0;
     /// Aspiration window half-width, centipawns.
     ASPIRATION = 20, 8, 60, 2.0;
 }
