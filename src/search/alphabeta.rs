@@ -94,7 +94,7 @@ impl Searcher {
             // Razoring: far below alpha with little depth left, ask quiescence whether anything
             // tactical saves the node; if not, it fails low.
             if depth <= p::RAZOR_DEPTH() && static_eval + p::RAZOR_MARGIN() * depth <= alpha {
-                let s = self.qsearch(b, alpha, alpha + 1, ply);
+                let s = self.qsearch_probed(b, alpha, alpha + 1, ply, entry, Some(static_eval));
                 if self.stopped {
                     return 0;
                 }

@@ -9,26 +9,42 @@ use super::tactical::captures_and_promotions;
 use super::{mated_in, Searcher, MATE, MAX_PLY};
 use crate::board::Board;
 use crate::eval::evaluate;
-use crate::tt::{self, score_to_tt, Bound, PackedMove};
+use crate::tt::{self, score_to_tt, Bound, EntryData, PackedMove};
 
 impl Searcher {
     /// Quiescence search of `b` at `ply` with window (`alpha`, `beta`); fail-soft.
-    pub fn qsearch(&mut self, b: &Board, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    pub fn qsearch(&mut self, b: &Board, alpha: i32, beta: i32, ply: usize) -> i32 {
         if self.should_stop() {
             return 0;
         }
         self.nodes += 1;
-        let pv_node = beta - alpha > 1;
         self.pv.clear(ply);
         if ply > self.seldepth {
             self.seldepth = ply;
         }
-        let pos = b.pos();
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return evaluate(b.pos());
         }
+        let entry = self.tt.probe(b.key());
+        self.qsearch_probed(b, alpha, beta, ply, entry, None)
+    }
+
+    /// The quiescence search of a node that is already counted, whose PV slot is cleared and whose
+    /// TT entry is `entry`; `static_eval`, when the caller has it, is the stand-pat score (the
+    /// node must not be in check). Razoring calls this for the node it is razoring, so that the
+    /// node is counted, probed and evaluated once.
+    pub(super) fn qsearch_probed(
+        &mut self,
+        b: &Board,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        entry: Option<EntryData>,
+        static_eval: Option<i32>,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        let pos = b.pos();
         let key = b.key();
-        let entry = self.tt.probe(key);
         let mut tt_move = PackedMove::NONE;
         if let Some(e) = entry {
             tt_move = e.mv;
@@ -44,8 +60,8 @@ impl Searcher {
             stand_pat = -MATE;
             best = mated_in(ply);
         } else {
-            stand_pat = entry
-                .and_then(|e| tt::stored_eval(&e))
+            stand_pat = static_eval
+                .or_else(|| entry.and_then(|e| tt::stored_eval(&e)))
                 .unwrap_or_else(|| evaluate(pos));
             if stand_pat >= beta {
                 if entry.is_none() {
