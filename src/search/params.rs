@@ -116,8 +116,42 @@ pub fn spsa_lines() -> Vec<String> {
 }
 
 /// Late-move reduction in plies for a move at `depth` that is the `index`-th tried (1-based).
+/// A normal build reads it from a table computed once; a `tune` build computes it each time, since
+/// its constants can change between searches.
 #[inline]
 pub fn lmr_reduction(depth: i32, index: usize) -> i32 {
+    #[cfg(not(feature = "tune"))]
+    {
+        let d = depth.clamp(0, LMR_TABLE_DEPTHS as i32 - 1) as usize;
+        i32::from(LMR_TABLE[d][index.min(LMR_TABLE_MOVES - 1)])
+    }
+    #[cfg(feature = "tune")]
+    {
+        lmr_formula(depth, index)
+    }
+}
+
+/// Rows (depths) of the reduction table; deeper nodes use the last row.
+#[cfg_attr(feature = "tune", allow(dead_code))]
+const LMR_TABLE_DEPTHS: usize = 128;
+/// Columns (move numbers) of the table: more than the legal moves of any position.
+#[cfg_attr(feature = "tune", allow(dead_code))]
+const LMR_TABLE_MOVES: usize = 256;
+
+#[cfg(not(feature = "tune"))]
+static LMR_TABLE: std::sync::LazyLock<Box<[[u8; LMR_TABLE_MOVES]; LMR_TABLE_DEPTHS]>> =
+    std::sync::LazyLock::new(|| {
+        let mut t = Box::new([[0u8; LMR_TABLE_MOVES]; LMR_TABLE_DEPTHS]);
+        for (depth, row) in t.iter_mut().enumerate() {
+            for (index, r) in row.iter_mut().enumerate() {
+                *r = lmr_formula(depth as i32, index).clamp(0, 255) as u8;
+            }
+        }
+        t
+    });
+
+/// The reduction formula: LMR_BASE/100 + ln(depth)·ln(index)·100/LMR_DIVISOR, rounded down.
+fn lmr_formula(depth: i32, index: usize) -> i32 {
     if depth < 1 || index < 1 {
         return 0;
     }
@@ -146,5 +180,15 @@ mod tests {
         assert!(lmr_reduction(10, 20) > lmr_reduction(10, 3));
         assert!(lmr_reduction(20, 20) > lmr_reduction(5, 20));
         assert!(lmr_reduction(30, 60) < 10);
+    }
+
+    #[test]
+    fn table_matches_the_formula() {
+        for depth in 0..LMR_TABLE_DEPTHS as i32 {
+            for index in 0..LMR_TABLE_MOVES {
+                assert_eq!(lmr_reduction(depth, index), lmr_formula(depth, index));
+            }
+        }
+        assert_eq!(lmr_reduction(500, 900), lmr_formula(127, 255));
     }
 }
