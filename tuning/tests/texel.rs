@@ -1,5 +1,6 @@
 //! The Texel tuner (`trine_tuning::texel`, `trine-tune`): it lowers the training error on the
-//! sample data, recovers a known weight and a known K from synthetic labels, parses good lines and
+//! sample data, recovers a known weight and a known K from synthetic labels, holds a weight back
+//! toward its start under an L2 penalty, parses good lines and
 //! counts bad ones, writes a weights source that round-trips, and its trace model agrees with the
 //! engine's own evaluation.
 
@@ -96,6 +97,7 @@ fn a_known_bishop_pair_weight_is_recovered_from_synthetic_labels() {
         freeze,
         patience: 400,
         report_every: 1000,
+        l2: 0.0,
     };
     let out = tune(&mut train, &mut Dataset::new(), &start, &cfg, &mut quiet).unwrap();
     let got = out.table();
@@ -109,6 +111,68 @@ fn a_known_bishop_pair_weight_is_recovered_from_synthetic_labels() {
         assert_eq!(got[i], start[i], "frozen weight {} moved", params::name(i));
     }
     assert!(out.train_error.1 < 1e-5, "error left {}", out.train_error.1);
+}
+
+/// The bishop pair of the synthetic test above, tuned with an L2 penalty toward its start (0): the
+/// stronger the penalty, the nearer the start it stops (measured as the squared distance
+/// mg² + eg², since the penalty is on the sum), and a very strong one keeps it near the start.
+#[test]
+fn an_l2_penalty_holds_a_weight_back_toward_its_start() {
+    let bp = params::BISHOP_PAIR as u16;
+    let data = sample().filter(|d, i| d.terms(i).iter().any(|t| t.index == bp));
+    let mut truth = DEFAULT_PARAMS.w;
+    truth[params::BISHOP_PAIR] = S { mg: 80, eg: 120 };
+    let mut start = DEFAULT_PARAMS.w;
+    start[params::BISHOP_PAIR] = S { mg: 0, eg: 0 };
+    let k = 2.0;
+    let wt = from_table(&truth);
+    let mut train = data.clone();
+    train.set_results(|d, i| sigmoid(k, model::evaluate(d, i, &wt)));
+    let freeze: Vec<String> = GROUPS
+        .iter()
+        .map(|g| g.0.to_string())
+        .filter(|g| g != "bishop_pair")
+        .collect();
+    let tuned = |l2: f64| {
+        let cfg = Config {
+            epochs: 600,
+            lr: 4.0,
+            lambda: 1.0,
+            k: Some(k),
+            freeze: freeze.clone(),
+            patience: 600,
+            report_every: 1000,
+            l2,
+        };
+        let mut train = train.clone();
+        let out = tune(&mut train, &mut Dataset::new(), &start, &cfg, &mut quiet).unwrap();
+        out.table()[params::BISHOP_PAIR]
+    };
+    let free = tuned(0.0);
+    let weak = tuned(1e-7);
+    let strong = tuned(1e-6);
+    let huge = tuned(1e-4);
+    eprintln!("bishop pair: l2 = 0 {free:?}, 1e-7 {weak:?}, 1e-6 {strong:?}, 1e-4 {huge:?}");
+    let dist = |b: S| b.mg * b.mg + b.eg * b.eg;
+    assert!(
+        (free.mg - 80).abs() <= 3 && (free.eg - 120).abs() <= 3,
+        "{free:?}"
+    );
+    assert!(dist(weak) < dist(free) * 9 / 10, "{weak:?} vs {free:?}");
+    assert!(dist(strong) < dist(weak) * 9 / 10, "{strong:?} vs {weak:?}");
+    // Adam with step 4 ends within a step or two of the optimum.
+    assert!(dist(huge) <= 2 * 5 * 5, "{huge:?}");
+    assert!(tune(
+        &mut train.clone(),
+        &mut Dataset::new(),
+        &start,
+        &Config {
+            l2: -1.0,
+            ..Config::default()
+        },
+        &mut quiet
+    )
+    .is_err());
 }
 
 #[test]

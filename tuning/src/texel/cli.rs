@@ -51,6 +51,10 @@ pub struct Args {
     /// Print the errors every this many epochs.
     #[arg(long, default_value_t = 10)]
     pub report_every: usize,
+    /// Penalty `L2 · Σ (w − w_start)²` on moving away from the starting weights (per
+    /// centipawn²; 0 = none): keeps rarely seen weights near where they start.
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f64,
     /// Seed of the training/validation split.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -88,6 +92,7 @@ pub fn run(args: Args) -> Result<(), String> {
         freeze: args.freeze.clone(),
         patience: args.patience,
         report_every: args.report_every,
+        l2: args.l2,
     };
     // Reject a bad group before the (long) load.
     super::optimise::trainable(&cfg.freeze)?;

@@ -9,7 +9,8 @@ use trine::eval::params::{name, LEN, S};
 use super::data::LoadStats;
 use super::tune::{Config, Outcome};
 
-/// Header lines of the generated weights file: data, positions, K, lambda, epochs, errors.
+/// Header lines of the generated weights file: data, positions, K, lambda (and l2 if used), epochs,
+/// errors.
 pub fn header(
     files: &[String],
     stats: &LoadStats,
@@ -27,8 +28,16 @@ pub fn header(
     );
     let _ = writeln!(
         h,
-        "K = {:.4} (starting error against the results {:.6}), lambda = {}, lr = {}.",
-        outcome.k, outcome.result_error, cfg.lambda, cfg.lr
+        "K = {:.4} (starting error against the results {:.6}), lambda = {}, lr = {}{}.",
+        outcome.k,
+        outcome.result_error,
+        cfg.lambda,
+        cfg.lr,
+        if cfg.l2 > 0.0 {
+            format!(", l2 = {:e}", cfg.l2)
+        } else {
+            String::new()
+        }
     );
     let frozen = if cfg.freeze.is_empty() {
         "material[king]".to_string()
