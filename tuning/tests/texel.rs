@@ -1,8 +1,7 @@
 //! The Texel tuner (`trine_tuning::texel`, `trine-tune`): it lowers the training error on the
 //! sample data, recovers a known weight and a known K from synthetic labels, holds a weight back
-//! toward its start under an L2 penalty, parses good lines and
-//! counts bad ones, writes a weights source that round-trips, and its trace model agrees with the
-//! engine's own evaluation.
+//! toward its start under an L2 penalty, parses good lines and counts bad ones, writes a weights
+//! source that round-trips, and its trace model agrees with the engine's own evaluation.
 
 use std::io::Cursor;
 use std::path::PathBuf;
@@ -65,30 +64,35 @@ fn tuning_lowers_the_training_error_on_the_sample() {
     assert_eq!(out.table()[params::MATERIAL + 5], S { mg: 0, eg: 0 });
 }
 
-#[test]
-fn a_known_bishop_pair_weight_is_recovered_from_synthetic_labels() {
+/// The sample positions that have a bishop pair, labelled with the win probability (K = 2) of the
+/// default weights but with the bishop pair set to (80, 120); the start has it at (0, 0), and every
+/// group but `bishop_pair` is frozen. Returns (training set, start, K, frozen groups).
+fn synthetic_bishop_pair() -> (Dataset, [S; LEN], f64, Vec<String>) {
     let bp = params::BISHOP_PAIR as u16;
-    let data = sample().filter(|d, i| d.terms(i).iter().any(|t| t.index == bp));
+    let mut train = sample().filter(|d, i| d.terms(i).iter().any(|t| t.index == bp));
     assert!(
-        data.len() >= 100,
+        train.len() >= 100,
         "{} positions with a bishop pair",
-        data.len()
+        train.len()
     );
-
     let mut truth = DEFAULT_PARAMS.w;
     truth[params::BISHOP_PAIR] = S { mg: 80, eg: 120 };
     let mut start = DEFAULT_PARAMS.w;
     start[params::BISHOP_PAIR] = S { mg: 0, eg: 0 };
     let k = 2.0;
     let wt = from_table(&truth);
-    let mut train = data.clone();
     train.set_results(|d, i| sigmoid(k, model::evaluate(d, i, &wt)));
-
     let freeze: Vec<String> = GROUPS
         .iter()
         .map(|g| g.0.to_string())
         .filter(|g| g != "bishop_pair")
         .collect();
+    (train, start, k, freeze)
+}
+
+#[test]
+fn a_known_bishop_pair_weight_is_recovered_from_synthetic_labels() {
+    let (mut train, start, k, freeze) = synthetic_bishop_pair();
     let cfg = Config {
         epochs: 400,
         lr: 4.0,
@@ -113,26 +117,12 @@ fn a_known_bishop_pair_weight_is_recovered_from_synthetic_labels() {
     assert!(out.train_error.1 < 1e-5, "error left {}", out.train_error.1);
 }
 
-/// The bishop pair of the synthetic test above, tuned with an L2 penalty toward its start (0): the
+/// The synthetic bishop pair, tuned with an L2 penalty toward its start (0): the
 /// stronger the penalty, the nearer the start it stops (measured as the squared distance
 /// mg² + eg², since the penalty is on the sum), and a very strong one keeps it near the start.
 #[test]
 fn an_l2_penalty_holds_a_weight_back_toward_its_start() {
-    let bp = params::BISHOP_PAIR as u16;
-    let data = sample().filter(|d, i| d.terms(i).iter().any(|t| t.index == bp));
-    let mut truth = DEFAULT_PARAMS.w;
-    truth[params::BISHOP_PAIR] = S { mg: 80, eg: 120 };
-    let mut start = DEFAULT_PARAMS.w;
-    start[params::BISHOP_PAIR] = S { mg: 0, eg: 0 };
-    let k = 2.0;
-    let wt = from_table(&truth);
-    let mut train = data.clone();
-    train.set_results(|d, i| sigmoid(k, model::evaluate(d, i, &wt)));
-    let freeze: Vec<String> = GROUPS
-        .iter()
-        .map(|g| g.0.to_string())
-        .filter(|g| g != "bishop_pair")
-        .collect();
+    let (train, start, k, freeze) = synthetic_bishop_pair();
     let tuned = |l2: f64| {
         let cfg = Config {
             epochs: 600,
