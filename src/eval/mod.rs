@@ -1,12 +1,14 @@
 //! Static evaluation, from the side to move's point of view: a tapered (midgame/endgame) sum of
 //! material, piece-square tables, mobility, pawn structure ([`pawns`], with a per-thread pawn hash
-//! table), king safety, passed pawns, bishop pair, rooks on open files, outposts, threats and tempo
+//! table), king shelter and pawn storms ([`shelter`], cached in the same table), king attacks,
+//! passed pawns, bishop pair, rooks on open files and the seventh, outposts, threats and tempo
 //! ([`terms`]), with the endgame half scaled down in drawish material. The score is linear in the
 //! weights of [`params::EvalParams`] (`src/eval/weights.rs`), so [`trace`] can hand the tuner the
 //! count of every feature in a position.
 
 pub mod params;
 pub mod pawns;
+pub mod shelter;
 pub mod terms;
 pub mod weights;
 
@@ -15,7 +17,7 @@ use shakmaty::{Chess, Color, Position, Role};
 pub use params::{EvalParams, DEFAULT_PARAMS, S};
 
 /// Version of the evaluation code: bump it when a term changes meaning.
-const CODE_VERSION: u32 = 3;
+const CODE_VERSION: u32 = 4;
 
 /// Fingerprint of the evaluation (code version and every weight, FNV-1a): learn files record it,
 /// so learned scores are never applied to an evaluation they were not measured with.
@@ -213,17 +215,22 @@ fn blend(pos: &Chess, mg: i32, eg: i32) -> i32 {
 pub fn evaluate(pos: &Chess) -> i32 {
     let w = &PACKED;
     let b = pos.board();
-    let (pawn_score, passers) = pawns::cached(b.pawns() & b.white(), b.pawns() & b.black(), w);
+    let kings = [b.king_of(Color::White), b.king_of(Color::Black)];
+    let (pawn_score, passers) =
+        pawns::cached(b.pawns() & b.white(), b.pawns() & b.black(), kings, w);
     let mut sum = Sum::starting_at(w, pawn_score);
     terms::evaluate(b, passers, pos.turn() == Color::White, &mut sum);
     let total = sum.score();
     blend(pos, total.mg, total.eg)
 }
 
-/// Feeds every term of `pos` (pawn structure computed afresh, no pawn hash) into `acc`.
+/// Feeds every term of `pos` (pawn structure and shelter computed afresh, no pawn hash) into `acc`.
 fn add_all_terms<A: Acc>(pos: &Chess, acc: &mut A) {
     let b = pos.board();
-    let passers = pawns::evaluate(b.pawns() & b.white(), b.pawns() & b.black(), acc);
+    let (wp, bp) = (b.pawns() & b.white(), b.pawns() & b.black());
+    let passers = pawns::evaluate(wp, bp, acc);
+    let kings = [b.king_of(Color::White), b.king_of(Color::Black)];
+    shelter::evaluate([wp, bp], kings, acc);
     terms::evaluate(b, passers, pos.turn() == Color::White, acc);
 }
 
@@ -323,6 +330,17 @@ mod tests {
     }
 
     #[test]
+    fn every_feature_count_flips_sign_with_the_colours() {
+        // Stronger than the score symmetry: it holds for every weight, zero weights included.
+        for fen in crate::bench::POSITIONS {
+            let (a, b) = (Coeffs::traced(&pos(fen)), Coeffs::traced(&pos(&flip(fen))));
+            for i in 0..params::LEN {
+                assert_eq!(a.get(i), -b.get(i), "{fen}: {}", params::name(i));
+            }
+        }
+    }
+
+    #[test]
     fn cached_explicit_and_traced_evaluations_agree() {
         for fen in crate::bench::POSITIONS {
             let p = pos(fen);
@@ -366,6 +384,39 @@ mod tests {
         // KR v KB without pawns is scaled down for the side ahead.
         let p = pos("4k3/8/8/3b4/8/8/8/R3K3 w - - 0 1");
         assert_eq!(trace(&p).eg_scale, 16);
+    }
+
+    #[test]
+    fn storm_seventh_rammed_push_and_flank_terms() {
+        // A rook on the seventh with the black king on the eighth.
+        let t = Coeffs::traced(&pos("4k3/1R6/8/8/8/8/8/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::ROOK_ON_SEVENTH), 1);
+        let t = Coeffs::traced(&pos("8/1R6/4k3/8/8/8/8/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::ROOK_ON_SEVENTH), 0);
+        // The light-squared bishop c2 behind its rammed light-square pawn e4 (d4 is dark).
+        let t = Coeffs::traced(&pos("4k3/8/8/3pp3/3PP3/8/2B5/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::BISHOP_RAMMED_PAWNS), 1);
+        // Storm: a free black pawn on g4 (rank 3 from white's side) before the king on g1; the f
+        // and h files have none. Black's king sees white's three home pawns on its rank 6.
+        let t = Coeffs::traced(&pos("6k1/8/8/8/6p1/8/5PPP/6K1 w - - 0 1"));
+        assert_eq!(t.get(params::PAWN_STORM), 2);
+        assert_eq!(t.get(params::PAWN_STORM + 3), 1);
+        assert_eq!(t.get(params::PAWN_STORM + 6), -3);
+        // The same pawn on g3 is rammed by g2.
+        let t = Coeffs::traced(&pos("6k1/8/8/8/8/6p1/5PPP/6K1 w - - 0 1"));
+        assert_eq!(t.get(params::PAWN_STORM_BLOCKED + 2), 1);
+        assert_eq!(t.get(params::PAWN_STORM + 2), 0);
+        // A passer on d5 may advance; with the black king on e7 guarding d6 it may not.
+        let t = Coeffs::traced(&pos("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::PASSED_SAFE_PUSH + 4), 1);
+        let t = Coeffs::traced(&pos("8/4k3/8/3P4/8/8/8/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::PASSED_SAFE_PUSH + 4), 0);
+        // d4-d5 would attack the knight on c6.
+        let t = Coeffs::traced(&pos("4k3/8/2n5/8/3P4/8/8/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::THREAT_PAWN_PUSH), 1);
+        // White's king on g1 has no pawn on files e-h; black's on b8 has a2 on its flank.
+        let t = Coeffs::traced(&pos("1k6/8/8/8/8/8/P7/6K1 w - - 0 1"));
+        assert_eq!(t.get(params::KING_PAWNLESS_FLANK), 1);
     }
 
     #[test]

@@ -99,6 +99,22 @@ layout! {
     HANGING = 1, "hanging";
     /// Side to move.
     TEMPO = 1, "tempo";
+    /// Pawn storm: per file around our king, the relative rank (our view, 0 = none) of the enemy
+    /// pawn nearest our king ahead of it, when no pawn of ours stands right in front of it.
+    PAWN_STORM = 8, "pawn_storm";
+    /// The same enemy pawn when a pawn of ours blocks it (rammed: it cannot open the file).
+    PAWN_STORM_BLOCKED = 8, "pawn_storm_blocked";
+    /// Passed pawn whose stop square is empty and not attacked by the enemy, by relative rank.
+    PASSED_SAFE_PUSH = 8, "passed_safe_push";
+    /// Rook on the seventh rank while the enemy king is on the eighth or enemy pawns are on the
+    /// seventh.
+    ROOK_ON_SEVENTH = 1, "rook_on_seventh";
+    /// Per bishop: our pawns on its square colour that an enemy pawn blocks.
+    BISHOP_RAMMED_PAWNS = 1, "bishop_rammed_pawns";
+    /// Enemy pieces (not pawns or the king) a safe one-square pawn push would attack.
+    THREAT_PAWN_PUSH = 1, "threat_pawn_push";
+    /// Our king on a flank (its file and the files around it) without any pawns.
+    KING_PAWNLESS_FLANK = 1, "king_pawnless_flank";
 }
 
 /// Every evaluation weight.

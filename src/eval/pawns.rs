@@ -151,12 +151,24 @@ struct Entry {
     black: u64,
     score: S,
     passers: [Bitboard; 2],
+    /// The king squares `shelter` was computed for ([`king_key`]).
+    kings: u16,
+    /// The [`super::shelter`] terms for those kings.
+    shelter: S,
+}
+
+/// Both king squares in one number (64 stands for a missing king).
+#[inline]
+fn king_key(kings: [Option<Square>; 2]) -> u16 {
+    let sq = |k: Option<Square>| k.map_or(64, |s| u16::from(s as u8));
+    (sq(kings[0]) << 7) | sq(kings[1])
 }
 
 /// Entries in each thread's pawn hash table (a power of two).
 const ENTRIES: usize = 1 << 14;
 
-/// A thread's pawn hash table: pawn-structure score and passers by pawn bitboards.
+/// A thread's pawn hash table: pawn-structure score and passers by pawn bitboards, with the
+/// king shelter score of the last king squares seen with that structure.
 pub struct PawnTable {
     entries: Box<[Entry]>,
 }
@@ -183,29 +195,42 @@ thread_local! {
     static TABLE: RefCell<PawnTable> = RefCell::new(PawnTable::new());
 }
 
-/// Pawn-structure score (white's view) and passers with the engine's weights, from this thread's
-/// pawn hash table when the structure was seen before.
+/// Pawn-structure plus king-shelter score (white's view) and passers with the engine's weights,
+/// from this thread's pawn hash table when the structure (and, for the shelter, the king squares)
+/// was seen before.
 pub fn cached(
     white_pawns: Bitboard,
     black_pawns: Bitboard,
+    kings: [Option<Square>; 2],
     w: &[i64; super::params::LEN],
 ) -> (S, [Bitboard; 2]) {
     TABLE.with_borrow_mut(|t| {
         let slot = PawnTable::slot(white_pawns.0, black_pawns.0);
         let e = &mut t.entries[slot];
-        if e.white == white_pawns.0 && e.black == black_pawns.0 {
-            return (e.score, e.passers);
+        let key = king_key(kings);
+        if e.white != white_pawns.0 || e.black != black_pawns.0 {
+            let mut sum = super::Sum::new(w);
+            let passers = evaluate(white_pawns, black_pawns, &mut sum);
+            *e = Entry {
+                white: white_pawns.0,
+                black: black_pawns.0,
+                score: sum.score(),
+                passers,
+                kings: u16::MAX,
+                shelter: S::default(),
+            };
         }
-        let mut sum = super::Sum::new(w);
-        let passers = evaluate(white_pawns, black_pawns, &mut sum);
-        let score = sum.score();
-        *e = Entry {
-            white: white_pawns.0,
-            black: black_pawns.0,
-            score,
-            passers,
+        if e.kings != key {
+            let mut sum = super::Sum::new(w);
+            super::shelter::evaluate([white_pawns, black_pawns], kings, &mut sum);
+            e.kings = key;
+            e.shelter = sum.score();
+        }
+        let total = S {
+            mg: e.score.mg + e.shelter.mg,
+            eg: e.score.eg + e.shelter.eg,
         };
-        (score, passers)
+        (total, e.passers)
     })
 }
 
@@ -255,12 +280,21 @@ mod tests {
         let w = &crate::eval::PACKED;
         let wp = Bitboard(0x0000_0000_1824_C300);
         let bp = Bitboard(0x00C3_2418_0000_0000);
-        let mut sum = crate::eval::Sum::new(w);
-        let passers = evaluate(wp, bp, &mut sum);
-        for _ in 0..2 {
-            let (score, p) = cached(wp, bp, w);
-            assert_eq!(score, sum.score());
-            assert_eq!(p, passers);
+        // The same structure with the kings on g1/g8, then on c1/g8 (only the shelter changes),
+        // then back: each lookup must equal a fresh computation.
+        for kings in [
+            [Some(Square::G1), Some(Square::G8)],
+            [Some(Square::C1), Some(Square::G8)],
+            [Some(Square::G1), Some(Square::G8)],
+        ] {
+            let mut sum = crate::eval::Sum::new(w);
+            let passers = evaluate(wp, bp, &mut sum);
+            crate::eval::shelter::evaluate([wp, bp], kings, &mut sum);
+            for _ in 0..2 {
+                let (score, p) = cached(wp, bp, kings, w);
+                assert_eq!(score, sum.score());
+                assert_eq!(p, passers);
+            }
         }
     }
 }

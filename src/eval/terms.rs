@@ -1,7 +1,8 @@
 //! The evaluation terms beyond pawn structure: material and piece-square tables, mobility, king
-//! safety (zone attacks, safe checks, king danger, pawn shelter, open files), passed-pawn terms
-//! that need the whole board, bishop pair, rooks on open files, outposts, threats and hanging
-//! pieces, tempo.
+//! safety (zone attacks, safe checks, king danger; shelter and storms are in [`super::shelter`]),
+//! passed-pawn terms that need the whole board (blocked, free to advance, king distances), bishop pair
+//! and bishops hemmed in by rammed pawns, rooks on open files and on the seventh, outposts,
+//! threats (by pawns, pieces and pawn pushes) and hanging pieces, tempo.
 //! Written once over an [`Acc`]umulator, so the same code sums scores for the search and records
 //! feature counts for the tuner.
 
@@ -63,6 +64,12 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
         let their_king = board.king_of(!color);
         let zone = their_king.map_or(Bitboard(0), |k| king_attacks(k).with(k));
         let area = !(our_pawns | (board.kings() & ours)) & !their_pawn_attacks;
+        // Our pawns that an enemy pawn stands right in front of.
+        let rammed = Bitboard(if white {
+            our_pawns.0 & (their_pawns.0 >> 8)
+        } else {
+            our_pawns.0 & (their_pawns.0 << 8)
+        });
         let a = &mut attacks[c];
         a.pawns = our_pawn_attacks;
         a.king = our_king.map_or(Bitboard(0), king_attacks);
@@ -95,6 +102,12 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
                         a.bishops |= att;
                         acc.add(white, MOBILITY_BISHOP + mobility, 1);
                         acc.add(white, KING_ZONE_ATTACK + 1, zone_hits);
+                        let colour = if Bitboard::LIGHT_SQUARES.contains(sq) {
+                            Bitboard::LIGHT_SQUARES
+                        } else {
+                            Bitboard::DARK_SQUARES
+                        };
+                        acc.add(white, BISHOP_RAMMED_PAWNS, (rammed & colour).count() as i32);
                     }
                     Role::Rook => {
                         a.rooks |= att;
@@ -105,6 +118,14 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
                             acc.add(white, ROOK_OPEN_FILE, 1);
                         } else if our_pawns.0 & file == 0 {
                             acc.add(white, ROOK_SEMI_OPEN_FILE, 1);
+                        }
+                        if relative_rank(sq, color) == 6 {
+                            let seventh = Bitboard(0xFF << (8 * if white { 6 } else { 1 }));
+                            if their_king.is_some_and(|k| relative_rank(k, color) == 7)
+                                || (their_pawns & seventh).any()
+                            {
+                                acc.add(white, ROOK_ON_SEVENTH, 1);
+                            }
                         }
                     }
                     _ => {
@@ -129,28 +150,6 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
 
         if (board.bishops() & ours).more_than_one() {
             acc.add(white, BISHOP_PAIR, 1);
-        }
-
-        // King shelter and open files around our king.
-        if let Some(k) = our_king {
-            let kf = usize::from(k) % 8;
-            let krank = relative_rank(k, color);
-            for f in kf.clamp(1, 6) - 1..=kf.clamp(1, 6) + 1 {
-                let mut nearest = 0;
-                for p in our_pawns & Bitboard(file_mask(f)) {
-                    let pr = relative_rank(p, color);
-                    if pr >= krank && (nearest == 0 || pr < nearest) {
-                        nearest = pr;
-                    }
-                }
-                acc.add(white, SHELTER + nearest, 1);
-            }
-            let file = file_mask(kf);
-            if board.pawns().0 & file == 0 {
-                acc.add(white, KING_OPEN_FILE, 1);
-            } else if our_pawns.0 & file == 0 {
-                acc.add(white, KING_SEMI_OPEN_FILE, 1);
-            }
         }
 
         // Passed pawns: blocked, and the kings' distances to the stop square.
@@ -200,6 +199,30 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
         }
         let loose = theirs & !board.pawns() & !board.kings() & us.all & !them.all;
         acc.add(white, HANGING, loose.count() as i32);
+
+        // Pieces a safe pawn push would attack.
+        let our_pawns = board.pawns() & board.by_color(color);
+        let pushed = Bitboard(if white {
+            our_pawns.0 << 8
+        } else {
+            our_pawns.0 >> 8
+        }) & !occ;
+        let safe_pushes = pushed & !them.pawns & (us.all | !them.all);
+        let pieces = theirs & !board.pawns() & !board.kings();
+        acc.add(
+            white,
+            THREAT_PAWN_PUSH,
+            (pawn_attacks(color, safe_pushes) & pieces).count() as i32,
+        );
+
+        // Passers free to advance: the stop square empty and not attacked.
+        for sq in passers[c] {
+            if let Some(stop) = super::pawns::stop_square(sq, white) {
+                if !occ.contains(stop) && !them.all.contains(stop) {
+                    acc.add(white, PASSED_SAFE_PUSH + relative_rank(sq, color), 1);
+                }
+            }
+        }
 
         if let Some(k) = board.king_of(!color) {
             let safe = !them.all & !board.by_color(color);

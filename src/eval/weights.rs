@@ -130,4 +130,18 @@ pub const WEIGHTS: [S; LEN] = [
     s(13, 10),
     // tempo
     s(15, 6),
+    // pawn_storm
+    s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+    // pawn_storm_blocked
+    s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+    // passed_safe_push
+    s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+    // rook_on_seventh
+    s(0, 0),
+    // bishop_rammed_pawns
+    s(0, 0),
+    // threat_pawn_push
+    s(0, 0),
+    // king_pawnless_flank
+    s(0, 0),
 ];
