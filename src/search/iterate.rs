@@ -142,7 +142,16 @@ impl Searcher {
             if self.stopped {
                 break;
             }
-            lines = new_lines;
+            // Each line was searched with the lines before it excluded, and a later line can come
+            // back with the higher score (a search is not perfectly consistent): report the lines,
+            // and order the root moves for the next iteration, best score first (a stable sort, so
+            // ties keep the earlier line first). The root move of line `i` is `root_moves[i]`.
+            let mut order: Vec<usize> = (0..new_lines.len()).collect();
+            order.sort_by_key(|&i| std::cmp::Reverse(new_lines[i].score));
+            let moves: Vec<Move> = order.iter().map(|&i| root_moves[i]).collect();
+            root_moves[..moves.len()].copy_from_slice(&moves);
+            let mut slots: Vec<Option<RootLine>> = new_lines.into_iter().map(Some).collect();
+            lines = order.iter().filter_map(|&i| slots[i].take()).collect();
             result.depth = depth;
             result.scores.push(lines[0].score);
             self.ctl.publish_nodes(self.id, self.nodes);
