@@ -79,6 +79,15 @@ pub fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
     })
 }
 
+/// The squares one step ahead of `color`'s pawns in `pawns` (occupied or not).
+#[inline]
+pub fn pawn_pushes(color: Color, pawns: Bitboard) -> Bitboard {
+    Bitboard(match color {
+        Color::White => pawns.0 << 8,
+        Color::Black => pawns.0 >> 8,
+    })
+}
+
 /// Rank of `sq` from `color`'s side (0 = own back rank).
 #[inline]
 pub fn relative_rank(sq: Square, color: Color) -> usize {

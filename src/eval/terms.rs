@@ -12,7 +12,9 @@ use shakmaty::attacks::{
 use shakmaty::{Bitboard, Board, Color, Role, Square};
 
 use super::params::*;
-use super::pawns::{adjacent_files, file_mask, pawn_attacks, relative_rank, PASSED_SPAN};
+use super::pawns::{
+    adjacent_files, file_mask, pawn_attacks, pawn_pushes, relative_rank, stop_square, PASSED_SPAN,
+};
 use super::Acc;
 
 /// Square index as seen from `color`'s side (white's table read upside down for black).
@@ -65,11 +67,7 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
         let zone = their_king.map_or(Bitboard(0), |k| king_attacks(k).with(k));
         let area = !(our_pawns | (board.kings() & ours)) & !their_pawn_attacks;
         // Our pawns that an enemy pawn stands right in front of.
-        let rammed = Bitboard(if white {
-            our_pawns.0 & (their_pawns.0 >> 8)
-        } else {
-            our_pawns.0 & (their_pawns.0 << 8)
-        });
+        let rammed = our_pawns & pawn_pushes(!color, their_pawns);
         let a = &mut attacks[c];
         a.pawns = our_pawn_attacks;
         a.king = our_king.map_or(Bitboard(0), king_attacks);
@@ -151,23 +149,6 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
         if (board.bishops() & ours).more_than_one() {
             acc.add(white, BISHOP_PAIR, 1);
         }
-
-        // Passed pawns: blocked, and the kings' distances to the stop square.
-        for sq in passers[c] {
-            let rank = relative_rank(sq, color);
-            let Some(stop) = super::pawns::stop_square(sq, white) else {
-                continue;
-            };
-            if occ.contains(stop) {
-                acc.add(white, PASSED_BLOCKED + rank, 1);
-            }
-            if let Some(k) = our_king {
-                acc.add(white, PASSED_OWN_KING + rank, chebyshev(k, stop));
-            }
-            if let Some(k) = their_king {
-                acc.add(white, PASSED_ENEMY_KING + rank, chebyshev(k, stop));
-            }
-        }
     }
 
     // Threats, hanging pieces and safe checks need both sides' attacks.
@@ -201,12 +182,7 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
         acc.add(white, HANGING, loose.count() as i32);
 
         // Pieces a safe pawn push would attack.
-        let our_pawns = board.pawns() & board.by_color(color);
-        let pushed = Bitboard(if white {
-            our_pawns.0 << 8
-        } else {
-            our_pawns.0 >> 8
-        }) & !occ;
+        let pushed = pawn_pushes(color, board.pawns() & board.by_color(color)) & !occ;
         let safe_pushes = pushed & !them.pawns & (us.all | !them.all);
         let pieces = theirs & !board.pawns() & !board.kings();
         acc.add(
@@ -215,12 +191,23 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
             (pawn_attacks(color, safe_pushes) & pieces).count() as i32,
         );
 
-        // Passers free to advance: the stop square empty and not attacked.
+        // Passed pawns: blocked, or free to advance (the stop square empty and not attacked), and
+        // the kings' distances to the stop square.
         for sq in passers[c] {
-            if let Some(stop) = super::pawns::stop_square(sq, white) {
-                if !occ.contains(stop) && !them.all.contains(stop) {
-                    acc.add(white, PASSED_SAFE_PUSH + relative_rank(sq, color), 1);
-                }
+            let rank = relative_rank(sq, color);
+            let Some(stop) = stop_square(sq, white) else {
+                continue;
+            };
+            if occ.contains(stop) {
+                acc.add(white, PASSED_BLOCKED + rank, 1);
+            } else if !them.all.contains(stop) {
+                acc.add(white, PASSED_SAFE_PUSH + rank, 1);
+            }
+            if let Some(k) = board.king_of(color) {
+                acc.add(white, PASSED_OWN_KING + rank, chebyshev(k, stop));
+            }
+            if let Some(k) = board.king_of(!color) {
+                acc.add(white, PASSED_ENEMY_KING + rank, chebyshev(k, stop));
             }
         }
 
