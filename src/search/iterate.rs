@@ -146,12 +146,15 @@ impl Searcher {
             // back with the higher score (a search is not perfectly consistent): report the lines,
             // and order the root moves for the next iteration, best score first (a stable sort, so
             // ties keep the earlier line first). The root move of line `i` is `root_moves[i]`.
-            let mut order: Vec<usize> = (0..new_lines.len()).collect();
-            order.sort_by_key(|&i| std::cmp::Reverse(new_lines[i].score));
-            let moves: Vec<Move> = order.iter().map(|&i| root_moves[i]).collect();
-            root_moves[..moves.len()].copy_from_slice(&moves);
-            let mut slots: Vec<Option<RootLine>> = new_lines.into_iter().map(Some).collect();
-            lines = order.iter().filter_map(|&i| slots[i].take()).collect();
+            let mut ranked: Vec<(RootLine, Move)> = new_lines
+                .into_iter()
+                .zip(root_moves.iter().copied())
+                .collect();
+            ranked.sort_by_key(|(line, _)| std::cmp::Reverse(line.score));
+            for (slot, &(_, m)) in root_moves.iter_mut().zip(&ranked) {
+                *slot = m;
+            }
+            lines = ranked.into_iter().map(|(line, _)| line).collect();
             result.depth = depth;
             result.scores.push(lines[0].score);
             self.ctl.publish_nodes(self.id, self.nodes);
