@@ -17,7 +17,7 @@ use shakmaty::{Chess, Color, Position, Role};
 pub use params::{EvalParams, DEFAULT_PARAMS, S};
 
 /// Version of the evaluation code: bump it when a term changes meaning.
-const CODE_VERSION: u32 = 4;
+const CODE_VERSION: u32 = 5;
 
 /// Fingerprint of the evaluation (code version and every weight, FNV-1a): learn files record it,
 /// so learned scores are never applied to an evaluation they were not measured with.
@@ -376,11 +376,11 @@ mod tests {
         // King danger: white's queen (h5, 5 units) and knight (g5, 2 units) reach the zone of the king
         // on g8; no check is safe (h7 is defended by the king). Black attacks nothing.
         let t = Coeffs::traced(&pos("r1b2rk1/ppp2ppp/8/6NQ/8/8/PPP2PPP/R1B3K1 w - - 0 1"));
-        assert_eq!(t.get(params::KING_DANGER), 7);
-        assert_eq!(t.get(params::KING_DANGER + 1), 7 * 7 / 4);
+        assert_eq!(t.get(params::KING_DANGER + 7), 1);
+        assert_eq!(t.get(params::KING_DANGER), -1);
         // Without the white queen the knight's 2 units are halved.
         let t = Coeffs::traced(&pos("r1b2rk1/ppp2ppp/8/6N1/8/8/PPP2PPP/R1B3K1 w - - 0 1"));
-        assert_eq!(t.get(params::KING_DANGER), 1);
+        assert_eq!(t.get(params::KING_DANGER + 1), 1);
         // KR v KB without pawns is scaled down for the side ahead.
         let p = pos("4k3/8/8/3b4/8/8/8/R3K3 w - - 0 1");
         assert_eq!(trace(&p).eg_scale, 16);

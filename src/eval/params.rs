@@ -72,9 +72,9 @@ layout! {
     KING_ZONE_ATTACK = 4, "king_zone_attack";
     /// Safe checking squares we attack, by checker (knight, bishop, rook, queen).
     SAFE_CHECK = 4, "safe_check";
-    /// King danger from the attack units `u` on the enemy king (capped at [`KING_DANGER_CAP`]):
-    /// `[0]` counts `u`, `[1]` counts `u² / 4`, so king safety is not linear in the attack.
-    KING_DANGER = 2, "king_danger";
+    /// King danger by the attack units `u` on the enemy king (capped at [`KING_DANGER_CAP`]), one
+    /// weight per value of `u`, so the tuner fits the whole (non-linear) curve.
+    KING_DANGER = KING_DANGER_CAP as usize + 1, "king_danger";
     /// Pawn shelter: per file around our king, the relative rank of our nearest pawn (0 = none).
     SHELTER = 8, "shelter";
     /// King on a file with no pawns.

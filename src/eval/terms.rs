@@ -230,8 +230,7 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
                 u /= 2;
             }
             let u = u.min(KING_DANGER_CAP);
-            acc.add(white, KING_DANGER, u);
-            acc.add(white, KING_DANGER + 1, u * u / 4);
+            acc.add(white, KING_DANGER + u as usize, 1);
         }
     }
 
