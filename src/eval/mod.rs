@@ -374,7 +374,8 @@ mod tests {
         assert_eq!(t.get(params::HANGING), 1);
         assert_eq!(t.get(params::THREAT_BY_MINOR + 4), 1);
         // King danger: white's queen (h5, 5 units) and knight (g5, 2 units) reach the zone of the king
-        // on g8; no check is safe (h7 is defended by the king). Black attacks nothing.
+        // on g8; no check is safe (h7 is defended by the king). Black attacks nothing, so its
+        // zero units count in the table's first entry, with black's sign.
         let t = Coeffs::traced(&pos("r1b2rk1/ppp2ppp/8/6NQ/8/8/PPP2PPP/R1B3K1 w - - 0 1"));
         assert_eq!(t.get(params::KING_DANGER + 7), 1);
         assert_eq!(t.get(params::KING_DANGER), -1);
