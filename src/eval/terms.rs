@@ -178,13 +178,14 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
                 (targets & us.rooks).count() as i32,
             );
         }
-        let loose = theirs & !board.pawns() & !board.kings() & us.all & !them.all;
+        // Their pieces other than pawns and the king.
+        let pieces = theirs & !board.pawns() & !board.kings();
+        let loose = pieces & us.all & !them.all;
         acc.add(white, HANGING, loose.count() as i32);
 
         // Pieces a safe pawn push would attack.
         let pushed = pawn_pushes(color, board.pawns() & board.by_color(color)) & !occ;
         let safe_pushes = pushed & !them.pawns & (us.all | !them.all);
-        let pieces = theirs & !board.pawns() & !board.kings();
         acc.add(
             white,
             THREAT_PAWN_PUSH,
@@ -193,6 +194,7 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
 
         // Passed pawns: blocked, or free to advance (the stop square empty and not attacked), and
         // the kings' distances to the stop square.
+        let (our_king, their_king) = (board.king_of(color), board.king_of(!color));
         for sq in passers[c] {
             let rank = relative_rank(sq, color);
             let Some(stop) = stop_square(sq, white) else {
@@ -203,15 +205,15 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
             } else if !them.all.contains(stop) {
                 acc.add(white, PASSED_SAFE_PUSH + rank, 1);
             }
-            if let Some(k) = board.king_of(color) {
+            if let Some(k) = our_king {
                 acc.add(white, PASSED_OWN_KING + rank, chebyshev(k, stop));
             }
-            if let Some(k) = board.king_of(!color) {
+            if let Some(k) = their_king {
                 acc.add(white, PASSED_ENEMY_KING + rank, chebyshev(k, stop));
             }
         }
 
-        if let Some(k) = board.king_of(!color) {
+        if let Some(k) = their_king {
             let safe = !them.all & !board.by_color(color);
             let diag = bishop_attacks(k, occ);
             let line = rook_attacks(k, occ);
