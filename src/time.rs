@@ -1,6 +1,8 @@
 //! Time management: turns the clock (`wtime/btime`, increments, `movestogo`, `movetime`) and the
 //! `Move Overhead` option into a soft limit (do not start another iteration past it) and a hard limit
-//! (stop the search at once), both measured from the moment our clock started.
+//! (stop the search at once), both measured from the moment our clock started; and
+//! [`IterationTimer`], which stretches or shrinks the soft limit between iterations by how stable
+//! the best move is and whether the score is falling.
 
 use shakmaty::Color;
 
@@ -50,7 +52,7 @@ pub fn budget(clock: &Clock, turn: Color, overhead_ms: u64) -> TimeBudget {
     // the clock from settling at a few milliseconds in increment games.
     let reserve = (time / 2).min(50) + time / 50;
     let usable = time.saturating_sub(overhead_ms + reserve).max(1);
-    let moves_left = u64::from(clock.movestogo.unwrap_or(25).clamp(1, 40));
+    let moves_left = u64::from(clock.movestogo.unwrap_or(20).clamp(1, 40));
     let mut soft = usable / moves_left + inc * 3 / 4;
     let mut hard = (soft * 4).min(usable * 6 / 10);
     if moves_left == 1 {
@@ -64,9 +66,119 @@ pub fn budget(clock: &Clock, turn: Color, overhead_ms: u64) -> TimeBudget {
     }
 }
 
+/// Share of the soft limit (percent) under which a new iteration is started, before scaling.
+pub const NEW_ITERATION_PERCENT: u64 = 55;
+
+/// Decides, after each completed iteration, whether another one is worth starting: a best move
+/// that keeps changing or a score that is falling earns more time, a best move that has stood
+/// for several iterations less. The share of the soft limit under which a new iteration starts
+/// is [`NEW_ITERATION_PERCENT`] times [`IterationTimer::scale_percent`] / 100.
+#[derive(Clone, Debug, Default)]
+pub struct IterationTimer {
+    /// Best-move changes, each iteration's count halved at the next (in eighths of a change).
+    instability_eighths: u32,
+    /// Iterations in a row that ended with the same best move.
+    same_best: u32,
+    last_best: Option<shakmaty::Move>,
+    /// Scores of the completed iterations.
+    scores: Vec<i32>,
+}
+
+impl IterationTimer {
+    /// Records a completed iteration's best move and score.
+    pub fn record(&mut self, best: Option<shakmaty::Move>, score: i32) {
+        self.instability_eighths /= 2;
+        if best != self.last_best && self.last_best.is_some() {
+            self.instability_eighths += 8;
+            self.same_best = 0;
+        } else {
+            self.same_best += 1;
+        }
+        self.last_best = best;
+        self.scores.push(score);
+    }
+
+    /// Scale of the new-iteration share, percent: 100 is neutral, at least 50 and at most 200.
+    /// A best move unchanged for six or more iterations gives 70 %, a change in the last
+    /// iteration about 150 %; a score fallen by `d` cp since four iterations ago adds `d` %
+    /// (at most 50 %).
+    pub fn scale_percent(&self) -> u64 {
+        let stability: i64 = match self.same_best {
+            0..=1 => 100,
+            2..=3 => 90,
+            4..=5 => 80,
+            _ => 70,
+        };
+        // Up to two recent changes' worth: 8/8 → +50 %.
+        let instability = i64::from(self.instability_eighths.min(16)) * 50 / 8;
+        let falling = match self.scores.len() {
+            n if n >= 5 => {
+                let drop = i64::from(self.scores[n - 5]) - i64::from(self.scores[n - 1]);
+                drop.clamp(0, 50)
+            }
+            _ => 0,
+        };
+        (stability + instability + falling).clamp(50, 200) as u64
+    }
+
+    /// The share of the soft limit (percent) under which another iteration is started.
+    pub fn new_iteration_percent(&self) -> u64 {
+        NEW_ITERATION_PERCENT * self.scale_percent() / 100
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn mv(from: shakmaty::Square, to: shakmaty::Square) -> shakmaty::Move {
+        shakmaty::Move::Normal {
+            role: shakmaty::Role::Knight,
+            from,
+            capture: None,
+            to,
+            promotion: None,
+        }
+    }
+
+    #[test]
+    fn iteration_timer_scales_with_stability_and_falling_scores() {
+        use shakmaty::Square::*;
+        let (a, b) = (mv(G1, F3), mv(B1, C3));
+        let mut t = IterationTimer::default();
+        t.record(Some(a), 10);
+        assert_eq!(t.scale_percent(), 100);
+        // Stable best move, steady score: the share shrinks step by step to 70 %.
+        let mut last = t.scale_percent();
+        for _ in 0..8 {
+            t.record(Some(a), 10);
+            assert!(t.scale_percent() <= last);
+            last = t.scale_percent();
+        }
+        assert_eq!(t.scale_percent(), 70);
+        assert_eq!(t.new_iteration_percent(), NEW_ITERATION_PERCENT * 70 / 100);
+        // A change of best move: more time than neutral, decaying again afterwards.
+        t.record(Some(b), 10);
+        let after_change = t.scale_percent();
+        assert!(after_change > 100, "{after_change}");
+        t.record(Some(b), 10);
+        assert!(t.scale_percent() < after_change);
+        // A falling score adds time, a rising one does not take any away.
+        let mut f = IterationTimer::default();
+        let mut r = IterationTimer::default();
+        for i in 0..6 {
+            f.record(Some(a), 50 - 10 * i);
+            r.record(Some(a), 10 * i);
+        }
+        assert!(f.scale_percent() > r.scale_percent());
+        assert_eq!(r.scale_percent(), 70);
+        // Bounded however bad it gets.
+        let mut w = IterationTimer::default();
+        for i in 0..20 {
+            w.record(Some(if i % 2 == 0 { a } else { b }), -100 * i);
+        }
+        assert!(w.scale_percent() <= 200);
+    }
 
     #[test]
     fn budgets_stay_inside_the_clock() {

@@ -143,3 +143,22 @@ fn no_legal_move_gives_no_best_move() {
     let r = search("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 3);
     assert!(r.best_move.is_none());
 }
+
+#[test]
+fn the_root_entry_stores_the_static_evaluation() {
+    // A position whose evaluation is far from zero, so a stored 0 would show.
+    let fen = "4k3/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1";
+    let board = Board::from_fen(fen, false).unwrap();
+    let tt = Arc::new(Table::new(16).unwrap());
+    let limits = SearchLimits {
+        depth: Some(4),
+        ..SearchLimits::default()
+    };
+    let ctl = Arc::new(SearchControl::new(limits, 1, false));
+    let mut s = Searcher::new(0, Arc::clone(&tt), ctl);
+    s.iterate(&Game::new(board.clone()), &SearchParams::default());
+    let e = tt.probe(board.key()).expect("the root is stored");
+    let eval = trine::eval::evaluate(board.pos());
+    assert!(eval > 1000, "{eval}");
+    assert_eq!(trine::tt::stored_eval(&e), Some(eval));
+}

@@ -91,6 +91,7 @@ impl Searcher {
             .clamp(1, MAX_DEPTH);
         let multipv = params.multipv.clamp(1, root_moves.len());
         let mut lines: Vec<RootLine> = Vec::new();
+        let mut timer = crate::time::IterationTimer::default();
 
         for depth in 1..=max_depth {
             if crate::smp::lazy::skip_depth(self.id, depth) && depth < max_depth {
@@ -173,7 +174,8 @@ impl Searcher {
                     break;
                 }
             }
-            if self.ctl.past_soft_limit(55) {
+            timer.record(lines[0].pv.first().copied(), best);
+            if self.ctl.past_soft_limit(timer.new_iteration_percent()) {
                 break;
             }
             if self.ctl.stopped() {
@@ -269,7 +271,13 @@ impl Searcher {
                 root.key(),
                 mv,
                 score_to_tt(best, 0),
-                0,
+                // The static evaluation, as every other node stores it: a later search that
+                // meets this position below its root (analysis stepping back a move) reads it.
+                if root.in_check() {
+                    0
+                } else {
+                    crate::eval::evaluate(root.pos()).clamp(-MATE, MATE) as i16
+                },
                 depth.clamp(0, 255) as u8,
                 bound,
                 false,
