@@ -72,7 +72,8 @@ pub const NEW_ITERATION_PERCENT: u64 = 55;
 /// Decides, after each completed iteration, whether another one is worth starting: a best move
 /// that keeps changing or a score that is falling earns more time, a best move that has stood
 /// for several iterations less. The share of the soft limit under which a new iteration starts
-/// is [`NEW_ITERATION_PERCENT`] times [`IterationTimer::scale_percent`] / 100.
+/// is [`NEW_ITERATION_PERCENT`] times [`IterationTimer::scale_percent`] / 100. The iterations'
+/// scores are the caller's (`SearchResult::scores`); the timer keeps only the best-move history.
 #[derive(Clone, Debug, Default)]
 pub struct IterationTimer {
     /// Best-move changes, each iteration's count halved at the next (in eighths of a change).
@@ -80,13 +81,11 @@ pub struct IterationTimer {
     /// Iterations in a row that ended with the same best move.
     same_best: u32,
     last_best: Option<shakmaty::Move>,
-    /// Scores of the completed iterations.
-    scores: Vec<i32>,
 }
 
 impl IterationTimer {
-    /// Records a completed iteration's best move and score.
-    pub fn record(&mut self, best: Option<shakmaty::Move>, score: i32) {
+    /// Records a completed iteration's best move.
+    pub fn record(&mut self, best: Option<shakmaty::Move>) {
         self.instability_eighths /= 2;
         if best != self.last_best && self.last_best.is_some() {
             self.instability_eighths += 8;
@@ -95,14 +94,13 @@ impl IterationTimer {
             self.same_best += 1;
         }
         self.last_best = best;
-        self.scores.push(score);
     }
 
-    /// Scale of the new-iteration share, percent: 100 is neutral, at least 50 and at most 200.
-    /// A best move unchanged for six or more iterations gives 70 %, a change in the last
-    /// iteration about 150 %; a score fallen by `d` cp since four iterations ago adds `d` %
-    /// (at most 50 %).
-    pub fn scale_percent(&self) -> u64 {
+    /// Scale of the new-iteration share, percent, given the scores of the completed iterations
+    /// in order: 100 is neutral, at least 50 and at most 200. A best move unchanged for six or
+    /// more iterations gives 70 %, a change in the last iteration about 150 %; a score fallen by
+    /// `d` cp since four iterations ago adds `d` % (at most 50 %).
+    pub fn scale_percent(&self, scores: &[i32]) -> u64 {
         let stability: i64 = match self.same_best {
             0..=1 => 100,
             2..=3 => 90,
@@ -111,9 +109,9 @@ impl IterationTimer {
         };
         // Up to two recent changes' worth: 8/8 → +50 %.
         let instability = i64::from(self.instability_eighths.min(16)) * 50 / 8;
-        let falling = match self.scores.len() {
+        let falling = match scores.len() {
             n if n >= 5 => {
-                let drop = i64::from(self.scores[n - 5]) - i64::from(self.scores[n - 1]);
+                let drop = i64::from(scores[n - 5]) - i64::from(scores[n - 1]);
                 drop.clamp(0, 50)
             }
             _ => 0,
@@ -122,8 +120,8 @@ impl IterationTimer {
     }
 
     /// The share of the soft limit (percent) under which another iteration is started.
-    pub fn new_iteration_percent(&self) -> u64 {
-        NEW_ITERATION_PERCENT * self.scale_percent() / 100
+    pub fn new_iteration_percent(&self, scores: &[i32]) -> u64 {
+        NEW_ITERATION_PERCENT * self.scale_percent(scores) / 100
     }
 }
 
@@ -141,41 +139,62 @@ mod tests {
         }
     }
 
+    /// An iteration timer with the scores it was shown, as the search keeps them beside it.
+    #[derive(Default)]
+    struct Timed {
+        timer: IterationTimer,
+        scores: Vec<i32>,
+    }
+
+    impl Timed {
+        fn record(&mut self, best: shakmaty::Move, score: i32) {
+            self.timer.record(Some(best));
+            self.scores.push(score);
+        }
+
+        fn scale_percent(&self) -> u64 {
+            self.timer.scale_percent(&self.scores)
+        }
+    }
+
     #[test]
     fn iteration_timer_scales_with_stability_and_falling_scores() {
         use shakmaty::Square::*;
         let (a, b) = (mv(G1, F3), mv(B1, C3));
-        let mut t = IterationTimer::default();
-        t.record(Some(a), 10);
+        let mut t = Timed::default();
+        t.record(a, 10);
         assert_eq!(t.scale_percent(), 100);
         // Stable best move, steady score: the share shrinks step by step to 70 %.
         let mut last = t.scale_percent();
         for _ in 0..8 {
-            t.record(Some(a), 10);
+            t.record(a, 10);
             assert!(t.scale_percent() <= last);
             last = t.scale_percent();
         }
         assert_eq!(t.scale_percent(), 70);
-        assert_eq!(t.new_iteration_percent(), NEW_ITERATION_PERCENT * 70 / 100);
+        assert_eq!(
+            t.timer.new_iteration_percent(&t.scores),
+            NEW_ITERATION_PERCENT * 70 / 100
+        );
         // A change of best move: more time than neutral, decaying again afterwards.
-        t.record(Some(b), 10);
+        t.record(b, 10);
         let after_change = t.scale_percent();
         assert!(after_change > 100, "{after_change}");
-        t.record(Some(b), 10);
+        t.record(b, 10);
         assert!(t.scale_percent() < after_change);
         // A falling score adds time, a rising one does not take any away.
-        let mut f = IterationTimer::default();
-        let mut r = IterationTimer::default();
+        let mut f = Timed::default();
+        let mut r = Timed::default();
         for i in 0..6 {
-            f.record(Some(a), 50 - 10 * i);
-            r.record(Some(a), 10 * i);
+            f.record(a, 50 - 10 * i);
+            r.record(a, 10 * i);
         }
         assert!(f.scale_percent() > r.scale_percent());
         assert_eq!(r.scale_percent(), 70);
         // Bounded however bad it gets.
-        let mut w = IterationTimer::default();
+        let mut w = Timed::default();
         for i in 0..20 {
-            w.record(Some(if i % 2 == 0 { a } else { b }), -100 * i);
+            w.record(if i % 2 == 0 { a } else { b }, -100 * i);
         }
         assert!(w.scale_percent() <= 200);
     }

@@ -174,8 +174,11 @@ impl Searcher {
                     break;
                 }
             }
-            timer.record(lines[0].pv.first().copied(), best);
-            if self.ctl.past_soft_limit(timer.new_iteration_percent()) {
+            timer.record(lines[0].pv.first().copied());
+            if self
+                .ctl
+                .past_soft_limit(timer.new_iteration_percent(&result.scores))
+            {
                 break;
             }
             if self.ctl.stopped() {
