@@ -17,7 +17,7 @@ use shakmaty::{Chess, Color, Position, Role};
 pub use params::{EvalParams, DEFAULT_PARAMS, S};
 
 /// Version of the evaluation code: bump it when a term changes meaning.
-const CODE_VERSION: u32 = 5;
+const CODE_VERSION: u32 = 6;
 
 /// Fingerprint of the evaluation (code version and every weight, FNV-1a): learn files record it,
 /// so learned scores are never applied to an evaluation they were not measured with.
@@ -418,6 +418,47 @@ mod tests {
         // White's king on g1 has no pawn on files e-h; black's on b8 has a2 on its flank.
         let t = Coeffs::traced(&pos("1k6/8/8/8/8/8/P7/6K1 w - - 0 1"));
         assert_eq!(t.get(params::KING_PAWNLESS_FLANK), 1);
+    }
+
+    #[test]
+    fn minor_imbalance_passer_rook_weak_zone_and_king_pawn_terms() {
+        // The knight on d3 stands behind white's d4 pawn, the bishop on e6 behind black's e5 pawn
+        // (from black's side e5 is in front of e6). White has 2 pawns, black 1: the knight counts
+        // 2 - 5, black's rook 1 - 5.
+        let t = Coeffs::traced(&pos("r3k3/8/4b3/4p3/3P4/3N4/7P/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::MINOR_BEHIND_PAWN), 1 - 1);
+        assert_eq!(t.get(params::KNIGHT_PAWNS), -3);
+        assert_eq!(t.get(params::ROOK_PAWNS), 4);
+        // White's rook on a1 behind its passer on a5; black's rook on a8 is in front, not behind.
+        let t = Coeffs::traced(&pos("r3k3/8/8/P7/8/8/8/R3K3 w - - 0 1"));
+        assert_eq!(t.get(params::ROOK_BEHIND_PASSER), 1);
+        assert_eq!(t.get(params::ROOK_BEHIND_PASSER + 1), 0);
+        // A knight between them blocks the rook.
+        let t = Coeffs::traced(&pos("r3k3/8/8/P7/8/N7/8/R3K3 w - - 0 1"));
+        assert_eq!(t.get(params::ROOK_BEHIND_PASSER), 0);
+        // Black's rook on a8 behind black's passer on a4 (white's rook on a1 is in front of it);
+        // then a white rook on a8 behind that passer.
+        let t = Coeffs::traced(&pos("r7/4k3/8/8/p7/8/4K3/R7 w - - 0 1"));
+        assert_eq!(t.get(params::ROOK_BEHIND_PASSER), -1);
+        assert_eq!(t.get(params::ROOK_BEHIND_PASSER + 1), 0);
+        let t = Coeffs::traced(&pos("R7/4k3/8/8/p7/8/4K3/8 w - - 0 1"));
+        assert_eq!(t.get(params::ROOK_BEHIND_PASSER + 1), -1);
+        // White's queen on h5 attacks f7, g6, h7 and h6 around the king on g8 (and g5 does not
+        // count); black's pawns f7, g7, h7 defend g6, f6, h6; the rook on f8 defends f7.
+        // Zone g8 f8 h8 f7 g7 h7: the queen hits f7 (rook-defended) and h7 (defended only by
+        // the king): one weak square.
+        let t = Coeffs::traced(&pos("5rk1/5ppp/8/7Q/8/8/8/6K1 w - - 0 1"));
+        assert_eq!(t.get(params::WEAK_KING_ZONE), 1);
+        // White's king on e1 is 3 squares from its nearest pawn (h2 is 3 away, a2 4); black's king
+        // on e8 has none.
+        let t = Coeffs::traced(&pos("4k3/8/8/8/8/8/P6P/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::KING_PAWN_DISTANCE + 3), 1);
+        assert_eq!(
+            (0..8)
+                .map(|d| t.get(params::KING_PAWN_DISTANCE + d))
+                .sum::<i32>(),
+            1
+        );
     }
 
     #[test]

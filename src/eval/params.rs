@@ -115,6 +115,18 @@ layout! {
     THREAT_PAWN_PUSH = 1, "threat_pawn_push";
     /// Our king on a flank (its file and the files around it) without any pawns.
     KING_PAWNLESS_FLANK = 1, "king_pawnless_flank";
+    /// Knight or bishop with a pawn (either colour) right in front of it.
+    MINOR_BEHIND_PAWN = 1, "minor_behind_pawn";
+    /// Per knight, our pawn count minus five (knights gain with pawns on the board).
+    KNIGHT_PAWNS = 1, "knight_pawns";
+    /// Per rook, our pawn count minus five (rooks gain as the board opens).
+    ROOK_PAWNS = 1, "rook_pawns";
+    /// A rook on a passer's file behind it with nothing between: ours (0) or the enemy's (1).
+    ROOK_BEHIND_PASSER = 2, "rook_behind_passer";
+    /// Squares of the enemy king zone we attack that no enemy pawn, minor or rook defends.
+    WEAK_KING_ZONE = 1, "weak_king_zone";
+    /// Distance from our king to our nearest pawn (1..=7; index 0 unused, no pawns adds nothing).
+    KING_PAWN_DISTANCE = 8, "king_pawn_distance";
 }
 
 /// Every evaluation weight.

@@ -1,13 +1,14 @@
 //! King shelter and pawn storm: for each king, its own pawns in front of it, the enemy pawns
-//! coming at it, pawnless flanks and open files. These terms read only the pawns and the two king
-//! squares, so the pawn hash table ([`super::pawns::cached`]) keeps their score beside the pawn
-//! structure's and recomputes it only when a king has moved.
+//! coming at it, pawnless flanks, open files and the distance to its nearest own pawn. These terms
+//! read only the pawns and the two king squares, so the pawn hash table
+//! ([`super::pawns::cached`]) keeps their score beside the pawn structure's and recomputes it only
+//! when a king has moved.
 
 use shakmaty::{Bitboard, Color, Square};
 
 use super::params::{
-    KING_OPEN_FILE, KING_PAWNLESS_FLANK, KING_SEMI_OPEN_FILE, PAWN_STORM, PAWN_STORM_BLOCKED,
-    SHELTER,
+    KING_OPEN_FILE, KING_PAWNLESS_FLANK, KING_PAWN_DISTANCE, KING_SEMI_OPEN_FILE, PAWN_STORM,
+    PAWN_STORM_BLOCKED, SHELTER,
 };
 use super::pawns::{file_mask, relative_rank, stop_square};
 use super::Acc;
@@ -68,6 +69,9 @@ pub fn evaluate<A: Acc>(pawns: [Bitboard; 2], kings: [Option<Square>; 2], acc: &
                     acc.add(white, group + relative_rank(p, color), 1);
                 }
             }
+        }
+        if let Some(d) = ours.into_iter().map(|p| k.distance(p)).min() {
+            acc.add(white, KING_PAWN_DISTANCE + d as usize, 1);
         }
         if all_pawns.0 & KING_FLANK[kf] == 0 {
             acc.add(white, KING_PAWNLESS_FLANK, 1);

@@ -1,8 +1,10 @@
 //! The evaluation terms beyond pawn structure: material and piece-square tables, mobility, king
 //! safety (zone attacks, safe checks, king danger; shelter and storms are in [`super::shelter`]),
 //! passed-pawn terms that need the whole board (blocked, free to advance, king distances), bishop pair
-//! and bishops hemmed in by rammed pawns, rooks on open files and on the seventh, outposts,
-//! threats (by pawns, pieces and pawn pushes) and hanging pieces, tempo.
+//! and bishops hemmed in by rammed pawns, minors shielded by a pawn in front, knights and rooks by
+//! the number of own pawns, rooks on open files, on the seventh and behind passers, outposts,
+//! threats (by pawns, pieces and pawn pushes) and hanging pieces, weak squares around the enemy
+//! king, tempo.
 //! Written once over an [`Acc`]umulator, so the same code sums scores for the search and records
 //! feature counts for the tuner.
 
@@ -13,7 +15,8 @@ use shakmaty::{Bitboard, Board, Color, Role, Square};
 
 use super::params::*;
 use super::pawns::{
-    adjacent_files, file_mask, pawn_attacks, pawn_pushes, relative_rank, stop_square, PASSED_SPAN,
+    adjacent_files, file_mask, pawn_attacks, pawn_pushes, relative_rank, stop_square, FRONT_FILE,
+    PASSED_SPAN,
 };
 use super::Acc;
 
@@ -68,6 +71,9 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
         let area = !(our_pawns | (board.kings() & ours)) & !their_pawn_attacks;
         // Our pawns that an enemy pawn stands right in front of.
         let rammed = our_pawns & pawn_pushes(!color, their_pawns);
+        // Squares right behind a pawn of either colour, from our side.
+        let behind_pawns = pawn_pushes(!color, board.pawns());
+        let pawns_over_five = our_pawns.count() as i32 - 5;
         let a = &mut attacks[c];
         a.pawns = our_pawn_attacks;
         a.king = our_king.map_or(Bitboard(0), king_attacks);
@@ -95,6 +101,7 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
                         a.knights |= att;
                         acc.add(white, MOBILITY_KNIGHT + mobility, 1);
                         acc.add(white, KING_ZONE_ATTACK, zone_hits);
+                        acc.add(white, KNIGHT_PAWNS, pawns_over_five);
                     }
                     Role::Bishop => {
                         a.bishops |= att;
@@ -111,6 +118,7 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
                         a.rooks |= att;
                         acc.add(white, MOBILITY_ROOK + mobility, 1);
                         acc.add(white, KING_ZONE_ATTACK + 2, zone_hits);
+                        acc.add(white, ROOK_PAWNS, pawns_over_five);
                         let file = file_mask(usize::from(sq) % 8);
                         if board.pawns().0 & file == 0 {
                             acc.add(white, ROOK_OPEN_FILE, 1);
@@ -140,6 +148,9 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
                         == 0;
                     if (3..=5).contains(&rank) && our_pawn_attacks.contains(sq) && safe_from_pawns {
                         acc.add(white, OUTPOST + r - 1, 1);
+                    }
+                    if behind_pawns.contains(sq) {
+                        acc.add(white, MINOR_BEHIND_PAWN, 1);
                     }
                 }
             }
@@ -211,6 +222,15 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
             if let Some(k) = their_king {
                 acc.add(white, PASSED_ENEMY_KING + rank, chebyshev(k, stop));
             }
+            // Rooks behind the passer on its file, nothing between.
+            let behind = rook_attacks(sq, occ) & Bitboard(FRONT_FILE[1 - c][usize::from(sq)]);
+            let rooks = board.rooks() & behind;
+            if (rooks & board.by_color(color)).any() {
+                acc.add(white, ROOK_BEHIND_PASSER, 1);
+            }
+            if (rooks & board.by_color(!color)).any() {
+                acc.add(white, ROOK_BEHIND_PASSER + 1, 1);
+            }
         }
 
         if let Some(k) = their_king {
@@ -233,6 +253,10 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
             }
             let u = u.min(KING_DANGER_CAP);
             acc.add(white, KING_DANGER + u as usize, 1);
+            // Zone squares we attack that only their king or queen (or nothing) defends.
+            let defenders = them.pawns | them.knights | them.bishops | them.rooks;
+            let weak = king_attacks(k).with(k) & us.all & !defenders;
+            acc.add(white, WEAK_KING_ZONE, weak.count() as i32);
         }
     }
 

@@ -147,4 +147,16 @@ pub const WEIGHTS: [S; LEN] = [
     s(11, 11),
     // king_pawnless_flank
     s(87, -59),
+    // minor_behind_pawn
+    s(0, 0),
+    // knight_pawns
+    s(0, 0),
+    // rook_pawns
+    s(0, 0),
+    // rook_behind_passer
+    s(0, 0), s(0, 0),
+    // weak_king_zone
+    s(0, 0),
+    // king_pawn_distance
+    s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
 ];
