@@ -22,6 +22,25 @@ const KING_FLANK: [u64; 8] = {
     ]
 };
 
+/// The squares at each king distance (0..=7) from each square.
+const KING_RINGS: [[u64; 8]; 64] = {
+    let mut t = [[0u64; 8]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut b = 0;
+        while b < 64 {
+            let df = (a % 8) as i32 - (b % 8) as i32;
+            let dr = (a / 8) as i32 - (b / 8) as i32;
+            let (df, dr) = (df.abs(), dr.abs());
+            let d = if df > dr { df } else { dr };
+            t[a][d as usize] |= 1 << b;
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
 /// Adds both kings' shelter, storm, flank and file terms to `acc`; `kings[0]` is white's king.
 pub fn evaluate<A: Acc>(pawns: [Bitboard; 2], kings: [Option<Square>; 2], acc: &mut A) {
     let all_pawns = pawns[0] | pawns[1];
@@ -70,8 +89,10 @@ pub fn evaluate<A: Acc>(pawns: [Bitboard; 2], kings: [Option<Square>; 2], acc: &
                 }
             }
         }
-        if let Some(d) = ours.into_iter().map(|p| k.distance(p)).min() {
-            acc.add(white, KING_PAWN_DISTANCE + d as usize, 1);
+        if ours.any() {
+            let rings = &KING_RINGS[usize::from(k)];
+            let d = (1..8).find(|&d| ours.0 & rings[d] != 0).unwrap_or(7);
+            acc.add(white, KING_PAWN_DISTANCE + d, 1);
         }
         if all_pawns.0 & KING_FLANK[kf] == 0 {
             acc.add(white, KING_PAWNLESS_FLANK, 1);
