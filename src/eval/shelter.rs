@@ -29,11 +29,8 @@ const KING_RINGS: [[u64; 8]; 64] = {
     while a < 64 {
         let mut b = 0;
         while b < 64 {
-            let df = (a % 8) as i32 - (b % 8) as i32;
-            let dr = (a / 8) as i32 - (b / 8) as i32;
-            let (df, dr) = (df.abs(), dr.abs());
-            let d = if df > dr { df } else { dr };
-            t[a][d as usize] |= 1 << b;
+            let d = Square::new(a).distance(Square::new(b));
+            t[a as usize][d as usize] |= 1 << b;
             b += 1;
         }
         a += 1;

@@ -44,17 +44,17 @@ struct Attacks {
 /// King-danger units of a piece that reaches the enemy king zone, by role index (pawn .. king).
 const ATTACK_UNITS: [i32; 6] = [0, 2, 2, 3, 5, 0];
 
-#[inline]
-fn chebyshev(a: Square, b: Square) -> i32 {
-    let (a, b) = (usize::from(a) as i32, usize::from(b) as i32);
-    ((a % 8) - (b % 8)).abs().max((a / 8 - b / 8).abs())
-}
-
 /// Adds every term except pawn structure for both sides; `passers` are the passed pawns found by
 /// the pawn-structure code (index 0 = white).
 pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bool, acc: &mut A) {
     let occ = board.occupied();
     let mut attacks = [Attacks::default(); 2];
+    // Each side's king zone (the king's square and its neighbours), index 0 = white's.
+    let zones = Color::ALL.map(|c| {
+        board
+            .king_of(c)
+            .map_or(Bitboard(0), |k| king_attacks(k).with(k))
+    });
     // King-danger attack units per attacking side: pieces reaching the enemy king zone.
     let mut units = [0i32; 2];
     for color in Color::ALL {
@@ -67,7 +67,7 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
         let our_pawn_attacks = pawn_attacks(color, our_pawns);
         let our_king = board.king_of(color);
         let their_king = board.king_of(!color);
-        let zone = their_king.map_or(Bitboard(0), |k| king_attacks(k).with(k));
+        let zone = zones[1 - c];
         let area = !(our_pawns | (board.kings() & ours)) & !their_pawn_attacks;
         // Our pawns that an enemy pawn stands right in front of.
         let rammed = our_pawns & pawn_pushes(!color, their_pawns);
@@ -217,10 +217,10 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
                 acc.add(white, PASSED_SAFE_PUSH + rank, 1);
             }
             if let Some(k) = our_king {
-                acc.add(white, PASSED_OWN_KING + rank, chebyshev(k, stop));
+                acc.add(white, PASSED_OWN_KING + rank, k.distance(stop) as i32);
             }
             if let Some(k) = their_king {
-                acc.add(white, PASSED_ENEMY_KING + rank, chebyshev(k, stop));
+                acc.add(white, PASSED_ENEMY_KING + rank, k.distance(stop) as i32);
             }
             // Rooks behind the passer on its file, nothing between.
             let behind = rook_attacks(sq, occ) & Bitboard(FRONT_FILE[1 - c][usize::from(sq)]);
@@ -255,7 +255,7 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
             acc.add(white, KING_DANGER + u as usize, 1);
             // Zone squares we attack that only their king or queen (or nothing) defends.
             let defenders = them.pawns | them.knights | them.bishops | them.rooks;
-            let weak = king_attacks(k).with(k) & us.all & !defenders;
+            let weak = zones[1 - c] & us.all & !defenders;
             acc.add(white, WEAK_KING_ZONE, weak.count() as i32);
         }
     }
