@@ -17,7 +17,7 @@ use shakmaty::{Chess, Color, Position, Role};
 pub use params::{EvalParams, DEFAULT_PARAMS, S};
 
 /// Version of the evaluation code: bump it when a term changes meaning.
-const CODE_VERSION: u32 = 6;
+const CODE_VERSION: u32 = 7;
 
 /// Fingerprint of the evaluation (code version and every weight, FNV-1a): learn files record it,
 /// so learned scores are never applied to an evaluation they were not measured with.
@@ -459,6 +459,51 @@ mod tests {
                 .sum::<i32>(),
             1
         );
+    }
+
+    #[test]
+    fn unopposed_free_path_protector_king_threat_space_diagonal_trapped_terms() {
+        // Black's f5 is isolated with no white pawn ahead of it; white's e3 is backward (f5
+        // attacks e4) with no black pawn on the e-file; d4 is supported by e3.
+        let t = Coeffs::traced(&pos("4k3/8/8/5p2/3P4/4P3/8/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::WEAK_UNOPPOSED), -1);
+        assert_eq!(t.get(params::WEAK_UNOPPOSED + 1), 1);
+        // a2 and a7 are isolated but face each other.
+        let t = Coeffs::traced(&pos("4k3/p7/8/8/8/8/P7/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::WEAK_UNOPPOSED), 0);
+        // d5's path d6-d8 is empty and out of the black king's reach on h8; with the king on e8
+        // (attacking d7 and d8) it is not.
+        let t = Coeffs::traced(&pos("7k/8/8/3P4/8/8/8/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::PASSED_FREE_PATH + 4), 1);
+        let t = Coeffs::traced(&pos("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::PASSED_FREE_PATH + 4), 0);
+        // The knight on a1 is four squares from its king on e1.
+        let t = Coeffs::traced(&pos("4k3/8/8/8/8/8/8/N3K3 w - - 0 1"));
+        assert_eq!(t.get(params::KING_PROTECTOR), 4);
+        // White's king attacks the undefended knight on d2; defended by a pawn on e3 it does not
+        // count.
+        let t = Coeffs::traced(&pos("4k3/8/8/8/8/8/3n4/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::THREAT_BY_KING), 1);
+        let t = Coeffs::traced(&pos("4k3/8/8/8/8/4p3/3n4/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::THREAT_BY_KING), 0);
+        // After 1.e4: white has e2 c3 d3 e3 f3 c4 d4 f4, with e2 and e3 counted twice (behind e4),
+        // = 10 safe squares; black has c6-f6 and c5 e5 (e4 attacks d5 and f5) = 6; seven pieces
+        // each.
+        let t = Coeffs::traced(&pos(
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        ));
+        assert_eq!(t.get(params::SPACE), (10 - 6) * 7);
+        // The bishop on b2 sees d4 and e5; on c1 it sees no centre square.
+        let t = Coeffs::traced(&pos("4k3/8/8/8/8/8/1B6/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::BISHOP_LONG_DIAGONAL), 1);
+        let t = Coeffs::traced(&pos("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1"));
+        assert_eq!(t.get(params::BISHOP_LONG_DIAGONAL), 0);
+        // The rook on g1 with one square to go, shut in by its king on f1; on a1 beside the
+        // same king it has four squares and is not trapped.
+        let t = Coeffs::traced(&pos("4k3/8/8/8/8/8/6PP/5KR1 w - - 0 1"));
+        assert_eq!(t.get(params::TRAPPED_ROOK), 1);
+        let t = Coeffs::traced(&pos("4k3/8/8/8/8/8/PP4PP/R4K2 w - - 0 1"));
+        assert_eq!(t.get(params::TRAPPED_ROOK), 0);
     }
 
     #[test]

@@ -127,6 +127,21 @@ layout! {
     WEAK_KING_ZONE = 1, "weak_king_zone";
     /// Distance from our king to our nearest pawn (1..=7; index 0 unused, no pawns adds nothing).
     KING_PAWN_DISTANCE = 8, "king_pawn_distance";
+    /// Isolated (0) or backward (1) pawn with no enemy pawn ahead on its file (open to rooks).
+    WEAK_UNOPPOSED = 2, "weak_unopposed";
+    /// Passed pawn whose whole path to promotion is empty and not attacked by the enemy, by rank.
+    PASSED_FREE_PATH = 8, "passed_free_path";
+    /// Per knight (0) or bishop (1), its distance to our king.
+    KING_PROTECTOR = 2, "king_protector";
+    /// Enemy pieces or pawns (not the king) our king attacks that nothing of theirs defends.
+    THREAT_BY_KING = 1, "threat_by_king";
+    /// Space: safe squares in our half of the centre files (c-f, ranks 2-4; twice behind our
+    /// pawns), times our number of knights, bishops, rooks and queens.
+    SPACE = 1, "space";
+    /// Bishop that sees two centre squares through the pawns (a long diagonal).
+    BISHOP_LONG_DIAGONAL = 1, "bishop_long_diagonal";
+    /// Rook with at most three squares to go, on the corner side of its own king.
+    TRAPPED_ROOK = 1, "trapped_rook";
 }
 
 /// Every evaluation weight.
@@ -169,7 +184,7 @@ pub fn name(i: usize) -> String {
                     format!("{label}[{}]", ROLES[k])
                 }
                 "king_zone_attack" | "safe_check" => format!("{label}[{}]", ROLES[k + 1]),
-                "outpost" => format!("outpost[{}]", ROLES[k + 1]),
+                "outpost" | "king_protector" => format!("{label}[{}]", ROLES[k + 1]),
                 _ if len == 1 => label.to_string(),
                 _ => format!("{label}[{k}]"),
             };

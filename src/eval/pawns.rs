@@ -1,13 +1,14 @@
-//! Pawn structure: passed, isolated, doubled, backward and connected pawns, computed from the two
-//! pawn bitboards alone and cached per thread in a small pawn hash table keyed by those bitboards
-//! (an exact key: no collisions). The passers found here are also handed to the terms that need
-//! the rest of the board (blocked passers, king distances).
+//! Pawn structure: passed, isolated, doubled, backward and connected pawns (isolated and backward
+//! pawns once more when no enemy pawn stands ahead on their file), computed from the two pawn
+//! bitboards alone and cached per thread in a small pawn hash table keyed by those bitboards (an
+//! exact key: no collisions). The passers found here are also handed to the terms that need the
+//! rest of the board (blocked passers, king distances).
 
 use std::cell::RefCell;
 
 use shakmaty::{Bitboard, Color, Square};
 
-use super::params::{BACKWARD, CONNECTED, DOUBLED, ISOLATED, PASSED, S};
+use super::params::{BACKWARD, CONNECTED, DOUBLED, ISOLATED, PASSED, S, WEAK_UNOPPOSED};
 use super::Acc;
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -138,12 +139,19 @@ pub fn evaluate<A: Acc>(
             if front & ours.0 != 0 {
                 acc.add(white, DOUBLED, 1);
             }
+            let unopposed = front & theirs.0 == 0;
             if adjacent_files(f) & ours.0 == 0 {
                 acc.add(white, ISOLATED, 1);
+                if unopposed {
+                    acc.add(white, WEAK_UNOPPOSED, 1);
+                }
             } else if SUPPORT_SPAN[c][i] & ours.0 == 0
                 && stop_square(sq, white).is_some_and(|stop| their_attacks.contains(stop))
             {
                 acc.add(white, BACKWARD, 1);
+                if unopposed {
+                    acc.add(white, WEAK_UNOPPOSED + 1, 1);
+                }
             }
             let phalanx = adjacent_files(f) & (0xFFu64 << (8 * (i / 8))) & ours.0 != 0;
             if phalanx || our_attacks.contains(sq) {

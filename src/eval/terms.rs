@@ -1,12 +1,11 @@
 //! The evaluation terms beyond pawn structure: material and piece-square tables, mobility, king
 //! safety (zone attacks, safe checks, king danger; shelter and storms are in [`super::shelter`]),
-//! passed-pawn terms that need the whole board (blocked, free to advance, king distances), bishop pair
-//! and bishops hemmed in by rammed pawns, minors shielded by a pawn in front, knights and rooks by
-//! the number of own pawns, rooks on open files, on the seventh and behind passers, outposts,
-//! threats (by pawns, pieces and pawn pushes) and hanging pieces, weak squares around the enemy
-//! king, tempo.
-//! Written once over an [`Acc`]umulator, so the same code sums scores for the search and records
-//! feature counts for the tuner.
+//! passed-pawn terms that need the whole board (blocked, free to advance, free path to promotion,
+//! king distances), bishop pair, bishops hemmed in by rammed pawns and bishops on a long diagonal,
+//! minors shielded by a pawn in front and their distance to their king, knights and rooks by the
+//! number of own pawns, rooks on open files, on the seventh, behind passers and trapped by their
+//! king, outposts, space, threats (by pawns, pieces, the king and pawn pushes) and hanging pieces,
+//! weak squares around the enemy king, tempo.
 
 use shakmaty::attacks::{
     bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks,
@@ -41,6 +40,11 @@ struct Attacks {
     all: Bitboard,
 }
 
+/// d4, e4, d5, e5.
+const CENTER: Bitboard = Bitboard(0x0000_0018_1800_0000);
+/// Files c-f.
+const CENTER_FILES: u64 = 0x3C3C_3C3C_3C3C_3C3C;
+
 /// King-danger units of a piece that reaches the enemy king zone, by role index (pawn .. king).
 const ATTACK_UNITS: [i32; 6] = [0, 2, 2, 3, 5, 0];
 
@@ -74,6 +78,26 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
         // Squares right behind a pawn of either colour, from our side.
         let behind_pawns = pawn_pushes(!color, board.pawns());
         let pawns_over_five = our_pawns.count() as i32 - 5;
+        // Space: safe squares of the centre files on our ranks 2-4, counted twice when behind a
+        // pawn of ours, scaled by how many pieces could use them.
+        let our_half = Bitboard(
+            CENTER_FILES
+                & if white {
+                    0x0000_0000_FFFF_FF00
+                } else {
+                    0x00FF_FFFF_0000_0000
+                },
+        );
+        let safe = our_half & !our_pawns & !their_pawn_attacks;
+        let mut behind = pawn_pushes(!color, our_pawns);
+        behind |= pawn_pushes(!color, behind);
+        behind |= pawn_pushes(!color, behind);
+        let our_pieces = (ours & !board.pawns() & !board.kings()).count() as i32;
+        acc.add(
+            white,
+            SPACE,
+            (safe.count() + (safe & behind).count()) as i32 * our_pieces,
+        );
         let a = &mut attacks[c];
         a.pawns = our_pawn_attacks;
         a.king = our_king.map_or(Bitboard(0), king_attacks);
@@ -113,12 +137,23 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
                             Bitboard::DARK_SQUARES
                         };
                         acc.add(white, BISHOP_RAMMED_PAWNS, (rammed & colour).count() as i32);
+                        if (bishop_attacks(sq, board.pawns()) & CENTER).more_than_one() {
+                            acc.add(white, BISHOP_LONG_DIAGONAL, 1);
+                        }
                     }
                     Role::Rook => {
                         a.rooks |= att;
                         acc.add(white, MOBILITY_ROOK + mobility, 1);
                         acc.add(white, KING_ZONE_ATTACK + 2, zone_hits);
                         acc.add(white, ROOK_PAWNS, pawns_over_five);
+                        if mobility <= 3 {
+                            if let Some(k) = our_king {
+                                let (kf, rf) = (usize::from(k) % 8, usize::from(sq) % 8);
+                                if (kf < 4) == (rf < kf) {
+                                    acc.add(white, TRAPPED_ROOK, 1);
+                                }
+                            }
+                        }
                         let file = file_mask(usize::from(sq) % 8);
                         if board.pawns().0 & file == 0 {
                             acc.add(white, ROOK_OPEN_FILE, 1);
@@ -151,6 +186,9 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
                     }
                     if behind_pawns.contains(sq) {
                         acc.add(white, MINOR_BEHIND_PAWN, 1);
+                    }
+                    if let Some(k) = our_king {
+                        acc.add(white, KING_PROTECTOR + r - 1, k.distance(sq) as i32);
                     }
                 }
             }
@@ -193,6 +231,8 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
         let pieces = theirs & !board.pawns() & !board.kings();
         let loose = pieces & us.all & !them.all;
         acc.add(white, HANGING, loose.count() as i32);
+        let king_prey = theirs & !board.kings() & us.king & !them.all;
+        acc.add(white, THREAT_BY_KING, king_prey.count() as i32);
 
         // Pieces a safe pawn push would attack.
         let pushed = pawn_pushes(color, board.pawns() & board.by_color(color)) & !occ;
@@ -215,6 +255,10 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
                 acc.add(white, PASSED_BLOCKED + rank, 1);
             } else if !them.all.contains(stop) {
                 acc.add(white, PASSED_SAFE_PUSH + rank, 1);
+                let path = Bitboard(FRONT_FILE[c][usize::from(sq)]);
+                if (path & (occ | them.all)).is_empty() {
+                    acc.add(white, PASSED_FREE_PATH + rank, 1);
+                }
             }
             if let Some(k) = our_king {
                 acc.add(white, PASSED_OWN_KING + rank, k.distance(stop) as i32);

@@ -160,4 +160,18 @@ pub const WEIGHTS: [S; LEN] = [
     s(4, -2),
     // king_pawn_distance
     s(0, 0), s(11, -13), s(11, -18), s(3, -20), s(13, -29), s(10, -28), s(9, -29), s(1, -15),
+    // weak_unopposed
+    s(0, 0), s(0, 0),
+    // passed_free_path
+    s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+    // king_protector
+    s(0, 0), s(0, 0),
+    // threat_by_king
+    s(0, 0),
+    // space
+    s(0, 0),
+    // bishop_long_diagonal
+    s(0, 0),
+    // trapped_rook
+    s(0, 0),
 ];
