@@ -135,9 +135,6 @@ layout! {
     KING_PROTECTOR = 2, "king_protector";
     /// Enemy pieces or pawns (not the king) our king attacks that nothing of theirs defends.
     THREAT_BY_KING = 1, "threat_by_king";
-    /// Space: safe squares in our half of the centre files (c-f, ranks 2-4; twice behind our
-    /// pawns), times our number of knights, bishops, rooks and queens.
-    SPACE = 1, "space";
     /// Bishop that sees two centre squares through the pawns (a long diagonal).
     BISHOP_LONG_DIAGONAL = 1, "bishop_long_diagonal";
     /// Rook with at most three squares to go, on the corner side of its own king.

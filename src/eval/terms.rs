@@ -4,7 +4,7 @@
 //! king distances), bishop pair, bishops hemmed in by rammed pawns and bishops on a long diagonal,
 //! minors shielded by a pawn in front and their distance to their king, knights and rooks by the
 //! number of own pawns, rooks on open files, on the seventh, behind passers and trapped by their
-//! king, outposts, space, threats (by pawns, pieces, the king and pawn pushes) and hanging pieces,
+//! king, outposts, threats (by pawns, pieces, the king and pawn pushes) and hanging pieces,
 //! weak squares around the enemy king, tempo.
 
 use shakmaty::attacks::{
@@ -42,8 +42,8 @@ struct Attacks {
 
 /// d4, e4, d5, e5.
 const CENTER: Bitboard = Bitboard(0x0000_0018_1800_0000);
-/// Files c-f.
-const CENTER_FILES: u64 = 0x3C3C_3C3C_3C3C_3C3C;
+/// The a1-h8 and h1-a8 diagonals: only a bishop there can see two centre squares.
+const LONG_DIAGONALS: Bitboard = Bitboard(0x8142_2418_1824_4281);
 
 /// King-danger units of a piece that reaches the enemy king zone, by role index (pawn .. king).
 const ATTACK_UNITS: [i32; 6] = [0, 2, 2, 3, 5, 0];
@@ -78,26 +78,6 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
         // Squares right behind a pawn of either colour, from our side.
         let behind_pawns = pawn_pushes(!color, board.pawns());
         let pawns_over_five = our_pawns.count() as i32 - 5;
-        // Space: safe squares of the centre files on our ranks 2-4, counted twice when behind a
-        // pawn of ours, scaled by how many pieces could use them.
-        let our_half = Bitboard(
-            CENTER_FILES
-                & if white {
-                    0x0000_0000_FFFF_FF00
-                } else {
-                    0x00FF_FFFF_0000_0000
-                },
-        );
-        let safe = our_half & !our_pawns & !their_pawn_attacks;
-        let mut behind = pawn_pushes(!color, our_pawns);
-        behind |= pawn_pushes(!color, behind);
-        behind |= pawn_pushes(!color, behind);
-        let our_pieces = (ours & !board.pawns() & !board.kings()).count() as i32;
-        acc.add(
-            white,
-            SPACE,
-            (safe.count() + (safe & behind).count()) as i32 * our_pieces,
-        );
         let a = &mut attacks[c];
         a.pawns = our_pawn_attacks;
         a.king = our_king.map_or(Bitboard(0), king_attacks);
@@ -137,7 +117,9 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
                             Bitboard::DARK_SQUARES
                         };
                         acc.add(white, BISHOP_RAMMED_PAWNS, (rammed & colour).count() as i32);
-                        if (bishop_attacks(sq, board.pawns()) & CENTER).more_than_one() {
+                        if LONG_DIAGONALS.contains(sq)
+                            && (bishop_attacks(sq, board.pawns()) & CENTER).more_than_one()
+                        {
                             acc.add(white, BISHOP_LONG_DIAGONAL, 1);
                         }
                     }
