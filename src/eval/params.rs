@@ -137,7 +137,7 @@ layout! {
     THREAT_BY_KING = 1, "threat_by_king";
     /// Bishop that sees two centre squares through the pawns (a long diagonal).
     BISHOP_LONG_DIAGONAL = 1, "bishop_long_diagonal";
-    /// Rook with at most three squares to go, on the corner side of its own king.
+    /// Rook with at most three squares to go, on the corner side of its own king (see `terms.rs`).
     TRAPPED_ROOK = 1, "trapped_rook";
 }
 

@@ -6,6 +6,8 @@
 //! number of own pawns, rooks on open files, on the seventh, behind passers and trapped by their
 //! king, outposts, threats (by pawns, pieces, the king and pawn pushes) and hanging pieces,
 //! weak squares around the enemy king, tempo.
+//! Written once over an [`Acc`]umulator, so the same code sums scores for the search and records
+//! feature counts for the tuner.
 
 use shakmaty::attacks::{
     bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks,
@@ -128,6 +130,9 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
                         acc.add(white, MOBILITY_ROOK + mobility, 1);
                         acc.add(white, KING_ZONE_ATTACK + 2, zone_hits);
                         acc.add(white, ROOK_PAWNS, pawns_over_five);
+                        // Trapped: little room, and on the corner side of its king (with the
+                        // king on files a-d, on a file nearer the a-file; with the king on e-h,
+                        // on the king's file or nearer the h-file).
                         if mobility <= 3 {
                             if let Some(k) = our_king {
                                 let (kf, rf) = (usize::from(k) % 8, usize::from(sq) % 8);

@@ -284,12 +284,11 @@ impl Searcher {
             Outcome::Exact => Bound::Exact,
             Outcome::FailLow => Bound::Upper,
         };
-        let eval_store = if in_check { 0 } else { static_eval };
         self.tt.store(
             key,
             best_move.map_or(PackedMove::NONE, PackedMove::new),
             score_to_tt(best, ply),
-            eval_store.clamp(-MATE, MATE) as i16,
+            tt::eval_to_tt(in_check, static_eval),
             depth.clamp(0, 255) as u8,
             bound,
             false,

@@ -276,11 +276,7 @@ impl Searcher {
                 score_to_tt(best, 0),
                 // The static evaluation, as every other node stores it: a later search that
                 // meets this position below its root (analysis stepping back a move) reads it.
-                if root.in_check() {
-                    0
-                } else {
-                    crate::eval::evaluate(root.pos()).clamp(-MATE, MATE) as i16
-                },
+                crate::tt::eval_to_tt(root.in_check(), crate::eval::evaluate(root.pos())),
                 depth.clamp(0, 255) as u8,
                 bound,
                 false,

@@ -123,12 +123,11 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        let eval_store = if in_check { 0 } else { stand_pat };
         self.tt.store(
             key,
             best_move.map_or(PackedMove::NONE, PackedMove::new),
             score_to_tt(best, ply),
-            eval_store.clamp(-MATE, MATE) as i16,
+            tt::eval_to_tt(in_check, stand_pat),
             0,
             bound,
             false,

@@ -78,6 +78,17 @@ pub fn cutoff(
     cut.then_some(s)
 }
 
+/// The static evaluation a search node stores with its entry: `eval`, or 0 when the side to move is
+/// in check (such a node has no static evaluation); [`stored_eval`] reads it back.
+#[inline]
+pub fn eval_to_tt(in_check: bool, eval: i32) -> i16 {
+    if in_check {
+        0
+    } else {
+        eval.clamp(-MATE, MATE) as i16
+    }
+}
+
 /// The static evaluation stored with an entry (learned entries carry a bound there instead).
 #[inline]
 pub fn stored_eval(e: &EntryData) -> Option<i32> {
@@ -141,5 +152,13 @@ mod tests {
         assert_eq!(score_from_tt(stored, 5), MATE - 9);
         assert_eq!(score_from_tt(score_to_tt(-MATE + 6, 2), 2), -MATE + 6);
         assert_eq!(score_from_tt(score_to_tt(123, 9), 1), 123);
+    }
+
+    #[test]
+    fn stored_evaluations_are_clamped_and_zero_in_check() {
+        assert_eq!(eval_to_tt(false, -37), -37);
+        assert_eq!(eval_to_tt(true, 250), 0);
+        assert_eq!(i32::from(eval_to_tt(false, 3 * MATE)), MATE);
+        assert_eq!(i32::from(eval_to_tt(false, -3 * MATE)), -MATE);
     }
 }
