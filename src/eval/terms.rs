@@ -42,9 +42,8 @@ struct Attacks {
     all: Bitboard,
 }
 
-/// d4, e4, d5, e5.
-const CENTER: Bitboard = Bitboard(0x0000_0018_1800_0000);
-/// The a1-h8 and h1-a8 diagonals: only a bishop there can see two centre squares.
+/// The a1-h8 and h1-a8 diagonals: only a bishop there can see two centre squares
+/// (`Bitboard::CENTER`).
 const LONG_DIAGONALS: Bitboard = Bitboard(0x8142_2418_1824_4281);
 
 /// King-danger units of a piece that reaches the enemy king zone, by role index (pawn .. king).
@@ -120,7 +119,8 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
                         };
                         acc.add(white, BISHOP_RAMMED_PAWNS, (rammed & colour).count() as i32);
                         if LONG_DIAGONALS.contains(sq)
-                            && (bishop_attacks(sq, board.pawns()) & CENTER).more_than_one()
+                            && (bishop_attacks(sq, board.pawns()) & Bitboard::CENTER)
+                                .more_than_one()
                         {
                             acc.add(white, BISHOP_LONG_DIAGONAL, 1);
                         }
@@ -130,18 +130,19 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
                         acc.add(white, MOBILITY_ROOK + mobility, 1);
                         acc.add(white, KING_ZONE_ATTACK + 2, zone_hits);
                         acc.add(white, ROOK_PAWNS, pawns_over_five);
+                        let rook_file = usize::from(sq) % 8;
                         // Trapped: little room, and on the corner side of its king (with the
                         // king on files a-d, on a file nearer the a-file; with the king on e-h,
                         // on the king's file or nearer the h-file).
                         if mobility <= 3 {
                             if let Some(k) = our_king {
-                                let (kf, rf) = (usize::from(k) % 8, usize::from(sq) % 8);
-                                if (kf < 4) == (rf < kf) {
+                                let king_file = usize::from(k) % 8;
+                                if (king_file < 4) == (rook_file < king_file) {
                                     acc.add(white, TRAPPED_ROOK, 1);
                                 }
                             }
                         }
-                        let file = file_mask(usize::from(sq) % 8);
+                        let file = file_mask(rook_file);
                         if board.pawns().0 & file == 0 {
                             acc.add(white, ROOK_OPEN_FILE, 1);
                         } else if our_pawns.0 & file == 0 {
