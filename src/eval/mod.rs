@@ -2,9 +2,11 @@
 //! material, piece-square tables, mobility, pawn structure ([`pawns`], with a per-thread pawn hash
 //! table), king shelter and pawn storms ([`shelter`], cached in the same table), king attacks,
 //! passed pawns, bishop pair, rooks on open files and the seventh, outposts, threats and tempo
-//! ([`terms`]), with the endgame half scaled down in drawish material. The score is linear in the
-//! weights of [`params::EvalParams`] (`src/eval/weights.rs`), so [`trace`] can hand the tuner the
-//! count of every feature in a position.
+//! ([`terms`]), with the endgame half moved towards or away from zero by its complexity (pawns,
+//! flanks, pawn endings, outflanking kings, passers) and scaled down in drawish material. Once the
+//! side ahead in the endgame is known, the score is linear in the weights of
+//! [`params::EvalParams`] (`src/eval/weights.rs`), so [`trace`] can hand the tuner the count of
+//! every feature in a position.
 
 pub mod params;
 pub mod pawns;
@@ -17,7 +19,7 @@ use shakmaty::{Chess, Color, Position, Role};
 pub use params::{EvalParams, DEFAULT_PARAMS, S};
 
 /// Version of the evaluation code: bump it when a term changes meaning.
-const CODE_VERSION: u32 = 7;
+const CODE_VERSION: u32 = 8;
 
 /// Fingerprint of the evaluation (code version and every weight, FNV-1a): learn files record it,
 /// so learned scores are never applied to an evaluation they were not measured with.
@@ -126,9 +128,27 @@ impl Coeffs {
 
     /// The counts of a position.
     pub fn traced(pos: &Chess) -> Coeffs {
+        Coeffs::traced_with_clamp(pos).0
+    }
+
+    /// The counts of a position, and whether the complexity term's clamp (the endgame score
+    /// pulled to zero, not past it) holds with the engine's weights. The complexity counts are
+    /// signed towards the side ahead in the endgame by the engine's weights.
+    fn traced_with_clamp(pos: &Chess) -> (Coeffs, bool) {
         let mut c = Coeffs::new();
-        add_all_terms(pos, &mut c);
-        c
+        let passers = add_all_terms(pos, &mut c);
+        let w = &DEFAULT_PARAMS.w;
+        let eg: i32 = c.c.iter().zip(w.iter()).map(|(n, w)| n * w.eg).sum();
+        if eg == 0 {
+            return (c, false);
+        }
+        let f = complexity_features(pos.board(), passers);
+        let mut ceg = 0;
+        for (i, &n) in f.iter().enumerate() {
+            c.add(eg > 0, params::COMPLEXITY + i, n);
+            ceg += n * w[params::COMPLEXITY + i].eg;
+        }
+        (c, ceg < -eg.abs())
     }
 
     /// White's count minus black's of weight `idx`.
@@ -220,33 +240,95 @@ pub fn evaluate(pos: &Chess) -> i32 {
         pawns::cached(b.pawns() & b.white(), b.pawns() & b.black(), kings, w);
     let mut sum = Sum::starting_at(w, pawn_score);
     terms::evaluate(b, passers, pos.turn() == Color::White, &mut sum);
-    let total = sum.score();
+    let total = with_complexity(b, passers, w, sum.score());
     blend(pos, total.mg, total.eg)
 }
 
-/// Feeds every term of `pos` (pawn structure and shelter computed afresh, no pawn hash) into `acc`.
-fn add_all_terms<A: Acc>(pos: &Chess, acc: &mut A) {
+/// Pawns on files a-d.
+const QUEEN_FLANK: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+
+/// Number of endgame-complexity features ([`params::COMPLEXITY`]).
+const COMPLEXITY_FEATURES: usize = 6;
+
+/// The endgame-complexity features of a board (both sides together), in the order of
+/// [`params::COMPLEXITY`]: total pawns, pawns on both flanks, no pieces but pawns and kings, king
+/// outflanking (file distance minus rank distance between the kings), passers, constant 1.
+fn complexity_features(
+    b: &shakmaty::Board,
+    passers: [shakmaty::Bitboard; 2],
+) -> [i32; COMPLEXITY_FEATURES] {
+    let pawns = b.pawns();
+    let both_flanks = pawns.0 & QUEEN_FLANK != 0 && pawns.0 & !QUEEN_FLANK != 0;
+    let pawn_endgame = (b.occupied() ^ pawns ^ b.kings()).is_empty();
+    let outflanking = match (b.king_of(Color::White), b.king_of(Color::Black)) {
+        (Some(w), Some(k)) => {
+            let files = (i32::from(w.file() as u8) - i32::from(k.file() as u8)).abs();
+            let ranks = (i32::from(w.rank() as u8) - i32::from(k.rank() as u8)).abs();
+            files - ranks
+        }
+        _ => 0,
+    };
+    [
+        pawns.count() as i32,
+        i32::from(both_flanks),
+        i32::from(pawn_endgame),
+        outflanking,
+        (passers[0] | passers[1]).count() as i32,
+        1,
+    ]
+}
+
+/// Adds the complexity term to a white's-view score `total`: the weighted features, signed
+/// towards the side ahead in the endgame, move the midgame score freely and the endgame score
+/// towards or away from zero but never past it (no change when the endgame score is 0).
+fn with_complexity(
+    b: &shakmaty::Board,
+    passers: [shakmaty::Bitboard; 2],
+    w: &[i64; params::LEN],
+    total: S,
+) -> S {
+    let sign = total.eg.signum();
+    if sign == 0 {
+        return total;
+    }
+    let f = complexity_features(b, passers);
+    let c = unpack(
+        f.iter()
+            .enumerate()
+            .map(|(i, &n)| i64::from(n) * w[params::COMPLEXITY + i])
+            .sum(),
+    );
+    S {
+        mg: total.mg + sign * c.mg,
+        eg: total.eg + sign * c.eg.max(-total.eg.abs()),
+    }
+}
+
+/// Feeds every term of `pos` but complexity (pawn structure and shelter computed afresh, no pawn
+/// hash) into `acc`; returns the passers.
+fn add_all_terms<A: Acc>(pos: &Chess, acc: &mut A) -> [shakmaty::Bitboard; 2] {
     let b = pos.board();
     let (wp, bp) = (b.pawns() & b.white(), b.pawns() & b.black());
     let passers = pawns::evaluate(wp, bp, acc);
     let kings = [b.king_of(Color::White), b.king_of(Color::Black)];
     shelter::evaluate([wp, bp], kings, acc);
     terms::evaluate(b, passers, pos.turn() == Color::White, acc);
+    passers
 }
 
 /// Evaluates with explicit weights (no pawn hash), side to move's view.
 pub fn evaluate_with(pos: &Chess, p: &EvalParams) -> i32 {
     let w = pack_all(&p.w);
     let mut sum = Sum::new(&w);
-    add_all_terms(pos, &mut sum);
-    let total = sum.score();
+    let passers = add_all_terms(pos, &mut sum);
+    let total = with_complexity(pos.board(), passers, &w, sum.score());
     blend(pos, total.mg, total.eg)
 }
 
 /// The feature counts of `pos` for the tuner (the endgame scale is decided with the engine's
 /// weights).
 pub fn trace(pos: &Chess) -> Trace {
-    let c = Coeffs::traced(pos);
+    let (c, clamped) = Coeffs::traced_with_clamp(pos);
     let eg: i32 =
         c.c.iter()
             .zip(DEFAULT_PARAMS.w.iter())
@@ -254,7 +336,9 @@ pub fn trace(pos: &Chess) -> Trace {
             .sum();
     Trace {
         phase: phase(pos),
-        eg_scale: eg_scale(pos, eg > 0),
+        // A clamped complexity term leaves an endgame score of exactly 0: the same as no endgame
+        // half at all, which the tuner's linear model can express.
+        eg_scale: if clamped { 0 } else { eg_scale(pos, eg > 0) },
         terms: c
             .c
             .iter()
@@ -342,7 +426,17 @@ mod tests {
 
     #[test]
     fn cached_explicit_and_traced_evaluations_agree() {
-        for fen in crate::bench::POSITIONS {
+        // The bench positions and endgames near a draw (where the complexity term may pull the
+        // endgame score to zero).
+        let endgames = [
+            "8/5k2/8/4p3/4P3/8/5K2/8 w - - 0 1",
+            "8/8/4k3/8/8/3KP3/8/8 w - - 0 1",
+            "8/5pk1/6p1/8/8/6P1/5PK1/8 b - - 0 1",
+            "3r2k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+            "8/8/3bk3/8/3P4/4K3/3B4/8 w - - 0 1",
+            "8/6k1/8/8/2p5/8/1P4K1/8 w - - 0 1",
+        ];
+        for fen in crate::bench::POSITIONS.iter().chain(endgames.iter()) {
             let p = pos(fen);
             let e = evaluate(&p);
             assert_eq!(e, evaluate_with(&p, &DEFAULT_PARAMS), "{fen}");
@@ -497,6 +591,53 @@ mod tests {
         assert_eq!(t.get(params::TRAPPED_ROOK), 1);
         let t = Coeffs::traced(&pos("4k3/8/8/8/8/8/PP4PP/R4K2 w - - 0 1"));
         assert_eq!(t.get(params::TRAPPED_ROOK), 0);
+    }
+
+    #[test]
+    fn candidate_phalanx_and_supporter_terms() {
+        // c3 faces no pawn on its file; b2 beside it matches the one sentry, b5: a candidate.
+        // b2 has b5 ahead of it and is not.
+        let t = Coeffs::traced(&pos("4k3/8/8/1p6/8/2P5/1P6/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::CANDIDATE_PASSER + 2), 1);
+        assert_eq!(t.get(params::CANDIDATE_PASSER + 1), 0);
+        // A second sentry on d5 outnumbers the supporter.
+        let t = Coeffs::traced(&pos("4k3/8/8/1p1p4/8/2P5/1P6/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::CANDIDATE_PASSER + 2), 0);
+        // d4 and e4 stand side by side; d4 is defended by c3 and e3.
+        let t = Coeffs::traced(&pos("4k3/8/8/8/3PP3/2P1P3/8/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::PHALANX + 3), 2);
+        assert_eq!(t.get(params::PAWN_SUPPORTERS), 2, "d4 by c3 and e3");
+    }
+
+    #[test]
+    fn complexity_features_and_clamp() {
+        let p = pos("4k3/8/8/1p6/8/2P5/1P6/4K3 w - - 0 1");
+        let b = p.board();
+        let passers = pawns::evaluate(
+            b.pawns() & b.white(),
+            b.pawns() & b.black(),
+            &mut Coeffs::new(),
+        );
+        // 3 pawns, all on the queen's flank, a pawn endgame, kings on one file seven ranks apart,
+        // no passers.
+        assert_eq!(complexity_features(b, passers), [3, 0, 1, -7, 0, 1]);
+        let p = pos("r3k3/p7/8/8/8/8/7P/4K2R w - - 0 1");
+        let b = p.board();
+        let passers = pawns::evaluate(
+            b.pawns() & b.white(),
+            b.pawns() & b.black(),
+            &mut Coeffs::new(),
+        );
+        assert_eq!(complexity_features(b, passers), [2, 1, 0, -7, 2, 1]);
+        // Only the constant weighted: -100 endgame, 10 midgame.
+        let mut w = [0i64; params::LEN];
+        w[params::COMPLEXITY + 5] = pack(s(10, -100));
+        let with = |mg, eg| with_complexity(b, passers, &w, s(mg, eg));
+        assert_eq!(with(0, 30), s(10, 0), "pulled to zero, not past it");
+        assert_eq!(with(0, 150), s(10, 50));
+        assert_eq!(with(5, -30), s(-5, 0));
+        assert_eq!(with(5, -150), s(-5, -50));
+        assert_eq!(with(5, 0), s(5, 0), "nothing when the endgame is level");
     }
 
     #[test]

@@ -139,6 +139,19 @@ layout! {
     BISHOP_LONG_DIAGONAL = 1, "bishop_long_diagonal";
     /// Rook with at most three squares to go, on the corner side of its own king (see `terms.rs`).
     TRAPPED_ROOK = 1, "trapped_rook";
+    /// Pawn that is not passed, has no enemy pawn ahead on its file, and has at least as many
+    /// friendly pawns on the adjacent files level with it or behind as enemy pawns on the adjacent
+    /// files ahead of it (a candidate passer), by relative rank.
+    CANDIDATE_PASSER = 8, "candidate_passer";
+    /// Pawn with a friendly pawn beside it on its rank, by relative rank (on top of `connected`).
+    PHALANX = 8, "phalanx";
+    /// Per pawn, the number of friendly pawns defending it (0..=2).
+    PAWN_SUPPORTERS = 1, "pawn_supporters";
+    /// Endgame complexity (see `mod.rs`): total pawns, pawns on both flanks, no pieces but pawns,
+    /// king outflanking (file distance minus rank distance), passers of both sides, constant.
+    /// Signed towards the side ahead in the endgame, the sum moves the endgame score towards or
+    /// away from zero, never past it.
+    COMPLEXITY = 6, "complexity";
 }
 
 /// Every evaluation weight.

@@ -1,14 +1,18 @@
-//! Pawn structure: passed, isolated, doubled, backward and connected pawns (isolated and backward
-//! pawns once more when no enemy pawn stands ahead on their file), computed from the two pawn
-//! bitboards alone and cached per thread in a small pawn hash table keyed by those bitboards (an
-//! exact key: no collisions). The passers found here are also handed to the terms that need the
-//! rest of the board (blocked passers, king distances).
+//! Pawn structure: passed, candidate passed, isolated, doubled, backward and connected pawns
+//! (phalanxes and the number of defending pawns on top; isolated and backward pawns once more when
+//! no enemy pawn stands ahead on their file), computed from the two pawn bitboards alone and
+//! cached per thread in a small pawn hash table keyed by those bitboards (an exact key: no
+//! collisions). The passers found here are also handed to the terms that need the rest of the
+//! board (blocked passers, king distances, complexity).
 
 use std::cell::RefCell;
 
 use shakmaty::{Bitboard, Color, Square};
 
-use super::params::{BACKWARD, CONNECTED, DOUBLED, ISOLATED, PASSED, S, WEAK_UNOPPOSED};
+use super::params::{
+    BACKWARD, CANDIDATE_PASSER, CONNECTED, DOUBLED, ISOLATED, PASSED, PAWN_SUPPORTERS, PHALANX, S,
+    WEAK_UNOPPOSED,
+};
 use super::Acc;
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -132,14 +136,20 @@ pub fn evaluate<A: Acc>(
             let f = i % 8;
             let rank = relative_rank(sq, color);
             let front = FRONT_FILE[c][i];
+            let unopposed = front & theirs.0 == 0;
             if PASSED_SPAN[c][i] & theirs.0 == 0 && front & ours.0 == 0 {
                 acc.add(white, PASSED + rank, 1);
                 passers[c].add(sq);
+            } else if unopposed
+                && front & ours.0 == 0
+                && (SUPPORT_SPAN[c][i] & ours.0).count_ones()
+                    >= (PASSED_SPAN[c][i] & theirs.0).count_ones()
+            {
+                acc.add(white, CANDIDATE_PASSER + rank, 1);
             }
             if front & ours.0 != 0 {
                 acc.add(white, DOUBLED, 1);
             }
-            let unopposed = front & theirs.0 == 0;
             if adjacent_files(f) & ours.0 == 0 {
                 acc.add(white, ISOLATED, 1);
                 if unopposed {
@@ -156,6 +166,13 @@ pub fn evaluate<A: Acc>(
             let phalanx = adjacent_files(f) & (0xFFu64 << (8 * (i / 8))) & ours.0 != 0;
             if phalanx || our_attacks.contains(sq) {
                 acc.add(white, CONNECTED + rank, 1);
+            }
+            if phalanx {
+                acc.add(white, PHALANX + rank, 1);
+            }
+            let supporters = (pawn_attacks(!color, Bitboard::from_square(sq)) & ours).count();
+            if supporters > 0 {
+                acc.add(white, PAWN_SUPPORTERS, supporters as i32);
             }
         }
     }

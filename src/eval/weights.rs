@@ -167,4 +167,12 @@ pub const WEIGHTS: [S; LEN] = [
     s(5, 7),
     // trapped_rook
     s(-1, -11),
+    // candidate_passer
+    s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+    // phalanx
+    s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
+    // pawn_supporters
+    s(0, 0),
+    // complexity
+    s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0), s(0, 0),
 ];
