@@ -244,7 +244,7 @@ pub fn evaluate(pos: &Chess) -> i32 {
     blend(pos, total.mg, total.eg)
 }
 
-/// Pawns on files a-d.
+/// Files a-d, the queen's flank (the rest is the king's).
 const QUEEN_FLANK: u64 = 0x0F0F_0F0F_0F0F_0F0F;
 
 /// Number of endgame-complexity features ([`params::COMPLEXITY`]).
@@ -611,28 +611,22 @@ mod tests {
 
     #[test]
     fn complexity_features_and_clamp() {
-        let p = pos("4k3/8/8/1p6/8/2P5/1P6/4K3 w - - 0 1");
-        let b = p.board();
-        let passers = pawns::evaluate(
-            b.pawns() & b.white(),
-            b.pawns() & b.black(),
-            &mut Coeffs::new(),
-        );
+        let features = |fen: &str| {
+            let b = pos(fen).board().clone();
+            let (wp, bp) = (b.pawns() & b.white(), b.pawns() & b.black());
+            let passers = pawns::evaluate(wp, bp, &mut Coeffs::new());
+            (complexity_features(&b, passers), b, passers)
+        };
         // 3 pawns, all on the queen's flank, a pawn endgame, kings on one file seven ranks apart,
         // no passers.
-        assert_eq!(complexity_features(b, passers), [3, 0, 1, -7, 0, 1]);
-        let p = pos("r3k3/p7/8/8/8/8/7P/4K2R w - - 0 1");
-        let b = p.board();
-        let passers = pawns::evaluate(
-            b.pawns() & b.white(),
-            b.pawns() & b.black(),
-            &mut Coeffs::new(),
-        );
-        assert_eq!(complexity_features(b, passers), [2, 1, 0, -7, 2, 1]);
+        let (f, _, _) = features("4k3/8/8/1p6/8/2P5/1P6/4K3 w - - 0 1");
+        assert_eq!(f, [3, 0, 1, -7, 0, 1]);
+        let (f, b, passers) = features("r3k3/p7/8/8/8/8/7P/4K2R w - - 0 1");
+        assert_eq!(f, [2, 1, 0, -7, 2, 1]);
         // Only the constant weighted: -100 endgame, 10 midgame.
         let mut w = [0i64; params::LEN];
         w[params::COMPLEXITY + 5] = pack(s(10, -100));
-        let with = |mg, eg| with_complexity(b, passers, &w, s(mg, eg));
+        let with = |mg, eg| with_complexity(&b, passers, &w, s(mg, eg));
         assert_eq!(with(0, 30), s(10, 0), "pulled to zero, not past it");
         assert_eq!(with(0, 150), s(10, 50));
         assert_eq!(with(5, -30), s(-5, 0));
