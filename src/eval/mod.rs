@@ -262,9 +262,7 @@ fn complexity_features(
     let pawn_endgame = (b.occupied() ^ pawns ^ b.kings()).is_empty();
     let outflanking = match (b.king_of(Color::White), b.king_of(Color::Black)) {
         (Some(w), Some(k)) => {
-            let files = (i32::from(w.file() as u8) - i32::from(k.file() as u8)).abs();
-            let ranks = (i32::from(w.rank() as u8) - i32::from(k.rank() as u8)).abs();
-            files - ranks
+            w.file().distance(k.file()) as i32 - w.rank().distance(k.rank()) as i32
         }
         _ => 0,
     };

@@ -137,17 +137,18 @@ pub fn evaluate<A: Acc>(
             let rank = relative_rank(sq, color);
             let front = FRONT_FILE[c][i];
             let unopposed = front & theirs.0 == 0;
-            if PASSED_SPAN[c][i] & theirs.0 == 0 && front & ours.0 == 0 {
+            let doubled = front & ours.0 != 0;
+            if PASSED_SPAN[c][i] & theirs.0 == 0 && !doubled {
                 acc.add(white, PASSED + rank, 1);
                 passers[c].add(sq);
             } else if unopposed
-                && front & ours.0 == 0
+                && !doubled
                 && (SUPPORT_SPAN[c][i] & ours.0).count_ones()
                     >= (PASSED_SPAN[c][i] & theirs.0).count_ones()
             {
                 acc.add(white, CANDIDATE_PASSER + rank, 1);
             }
-            if front & ours.0 != 0 {
+            if doubled {
                 acc.add(white, DOUBLED, 1);
             }
             if adjacent_files(f) & ours.0 == 0 {
@@ -170,7 +171,7 @@ pub fn evaluate<A: Acc>(
             if phalanx {
                 acc.add(white, PHALANX + rank, 1);
             }
-            let supporters = (pawn_attacks(!color, Bitboard::from_square(sq)) & ours).count();
+            let supporters = (shakmaty::attacks::pawn_attacks(!color, sq) & ours).count();
             if supporters > 0 {
                 acc.add(white, PAWN_SUPPORTERS, supporters as i32);
             }
