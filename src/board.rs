@@ -3,6 +3,7 @@
 //! that repetition detection and the search start from.
 
 use shakmaty::{
+    attacks::{attacks, bishop_attacks, rook_attacks},
     fen::Fen,
     uci::UciMove,
     zobrist::{Zobrist64, ZobristValue},
@@ -152,6 +153,37 @@ impl Board {
         Board { pos, key }
     }
 
+    /// True when the legal move `m` checks the opponent, found without playing it: the moved (or
+    /// promoted) piece attacks the king from its target square, or the move uncovers one of our
+    /// sliders on it. Castling and en passant, rare and intricate, are played to find out.
+    #[inline]
+    pub fn gives_check(&self, m: Move) -> bool {
+        let Move::Normal {
+            role,
+            from,
+            to,
+            promotion,
+            ..
+        } = m
+        else {
+            let mut pos = self.pos.clone();
+            pos.play_unchecked(m);
+            return pos.is_check();
+        };
+        let board = self.pos.board();
+        let us = self.pos.turn();
+        let Some(king) = board.king_of(!us) else {
+            return false;
+        };
+        let occupied = (board.occupied() ^ from) | to;
+        if attacks(to, promotion.unwrap_or(role).of(us), occupied).contains(king) {
+            return true;
+        }
+        let ours = board.by_color(us).without(from);
+        (rook_attacks(king, occupied) & board.rooks_and_queens() & ours).any()
+            || (bishop_attacks(king, occupied) & board.bishops_and_queens() & ours).any()
+    }
+
     /// Passes the move (null move); `None` when in check.
     pub fn play_null(&self) -> Option<Board> {
         if self.in_check() {
@@ -268,6 +300,9 @@ mod tests {
             rng ^= rng << 13;
             rng ^= rng >> 7;
             rng ^= rng << 17;
+            for &m in &moves {
+                assert_eq!(board.gives_check(m), board.play(m).in_check(), "{m:?}");
+            }
             let m = moves[(rng % moves.len() as u64) as usize];
             board = board.play(m);
             assert_eq!(board.key(), full_key(board.pos()), "after {m:?}");
@@ -278,7 +313,7 @@ mod tests {
     }
 
     #[test]
-    fn incremental_key_matches_full_key() {
+    fn incremental_key_and_gives_check_match_the_played_position() {
         for seed in 1..200u64 {
             playout(
                 "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -298,6 +333,34 @@ mod tests {
                 seed,
                 100,
             );
+        }
+    }
+
+    #[test]
+    fn gives_check_finds_discovered_promotion_castling_and_en_passant_checks() {
+        let cases = [
+            // A knight move uncovering the rook on e1, and a king move that uncovers nothing.
+            ("4k3/8/8/8/4N3/8/8/4RK2 w - - 0 1", "e4c5", true),
+            ("4k3/8/8/8/4N3/8/8/4RK2 w - - 0 1", "f1g1", false),
+            // Promotions: the new piece decides.
+            ("8/4P3/3k4/8/8/8/8/K7 w - - 0 1", "e7e8n", true),
+            ("8/4P3/3k4/8/8/8/8/K7 w - - 0 1", "e7e8q", false),
+            ("6k1/4P3/8/8/8/8/8/K7 w - - 0 1", "e7e8q", true),
+            ("6k1/4P3/8/8/8/8/8/K7 w - - 0 1", "e7e8n", false),
+            // Castling: the rook lands on the king's file or does not.
+            ("5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", true),
+            ("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", false),
+            // En passant uncovering a diagonal through either pawn, or a rank through both.
+            ("8/1k6/8/3pP3/8/8/8/K6B w - d6 0 1", "e5d6", true),
+            ("7k/8/8/3pP3/8/8/8/B3K3 w - d6 0 1", "e5d6", true),
+            ("8/8/8/R2pP2k/8/8/8/K7 w - d6 0 1", "e5d6", true),
+            ("8/8/8/1k1pP3/8/8/8/K6B w - d6 0 1", "e5d6", false),
+        ];
+        for (fen, uci, checks) in cases {
+            let board = Board::from_fen(fen, false).unwrap();
+            let m = parse_uci_move(board.pos(), uci).unwrap();
+            assert_eq!(board.play(m).in_check(), checks, "{fen} {uci} (played)");
+            assert_eq!(board.gives_check(m), checks, "{fen} {uci}");
         }
     }
 

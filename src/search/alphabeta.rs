@@ -149,8 +149,8 @@ impl Searcher {
         self.keys.push(key);
         while let Some((m, order)) = picker.next_move() {
             let quiet = !m.is_capture() && !m.is_promotion();
-            let child = b.play(m);
-            let gives_check = child.in_check();
+            // Pruning needs only whether the move checks; a pruned move is never played.
+            let gives_check = b.gives_check(m);
             if ply > 0 && !in_check && index > 0 && best > -MATE_BOUND {
                 if quiet && !gives_check {
                     // Late-move pruning and futility pruning of quiet moves.
@@ -173,6 +173,8 @@ impl Searcher {
                     continue;
                 }
             }
+            let child = b.play(m);
+            debug_assert_eq!(gives_check, child.in_check());
             let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
             let new_depth = depth - 1 + extension;
             let child_type = expected.child(index);
