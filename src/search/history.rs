@@ -113,23 +113,21 @@ mod tests {
     use super::*;
     use shakmaty::{Role, Square};
 
+    fn knight(from: Square, to: Square) -> Move {
+        Move::Normal {
+            role: Role::Knight,
+            from,
+            capture: None,
+            to,
+            promotion: None,
+        }
+    }
+
     #[test]
     fn cutoffs_make_killers_and_bounded_history() {
         let mut h = History::new();
-        let a = Move::Normal {
-            role: Role::Knight,
-            from: Square::G1,
-            capture: None,
-            to: Square::F3,
-            promotion: None,
-        };
-        let b = Move::Normal {
-            role: Role::Knight,
-            from: Square::B1,
-            capture: None,
-            to: Square::C3,
-            promotion: None,
-        };
+        let a = knight(Square::G1, Square::F3);
+        let b = knight(Square::B1, Square::C3);
         for _ in 0..1000 {
             h.update_cutoff(Color::White, 3, 20, a, &[b, a]);
         }
@@ -147,13 +145,7 @@ mod tests {
         assert_eq!(bonus(14), 32);
         assert!((1..13).all(|d| bonus(d) < bonus(d + 1)));
         let mut h = History::new();
-        let a = Move::Normal {
-            role: Role::Knight,
-            from: Square::G1,
-            capture: None,
-            to: Square::F3,
-            promotion: None,
-        };
+        let a = knight(Square::G1, Square::F3);
         h.update_cutoff(Color::White, 0, 8, a, &[]);
         assert_eq!(h.score(Color::White, a), bonus(8));
         // Gravity: the same bonus again adds less than the first time.
