@@ -7,7 +7,8 @@
 
 use shakmaty::{Move, MoveList, Position};
 
-use super::movepick::{is_killer_score, see, MovePicker};
+use super::movepick::MovePicker;
+use super::moveplan::{MovePlan, NodeFrame};
 use super::node_type::{NodeType, Outcome};
 use super::params as p;
 use super::{mated_in, Searcher, MATE, MATE_BOUND, MAX_PLY};
@@ -147,65 +148,28 @@ impl Searcher {
         let mut quiet_count = 0usize;
         let mut index = 0usize;
         self.keys.push(key);
+        let frame = NodeFrame {
+            board: b,
+            depth,
+            ply,
+            expected,
+            in_check,
+            static_eval,
+        };
         while let Some((m, order)) = picker.next_move() {
-            let quiet = !m.is_capture() && !m.is_promotion();
-            // Pruning needs only whether the move checks; a pruned move is never played.
-            let gives_check = b.gives_check(m);
-            if ply > 0 && !in_check && index > 0 && best > -MATE_BOUND {
-                if quiet && !gives_check {
-                    // Late-move pruning and futility pruning of quiet moves.
-                    if !pv_node
-                        && depth <= p::LMP_DEPTH()
-                        && quiet_count as i32 >= p::LMP_BASE() + depth * depth
-                    {
-                        continue;
-                    }
-                    if !pv_node
-                        && depth <= p::FUTILITY_DEPTH()
-                        && static_eval + p::FUTILITY_BASE() + p::FUTILITY_MARGIN() * depth <= alpha
-                    {
-                        continue;
-                    }
-                    if depth <= 8 && see(pos, m) < p::SEE_QUIET() * depth {
-                        continue;
-                    }
-                } else if !quiet && depth <= 6 && see(pos, m) < p::SEE_NOISY() * depth * depth {
-                    continue;
-                }
-            }
+            let Some(plan) = self.plan_move(&frame, m, order, index, quiet_count, alpha, best)
+            else {
+                continue;
+            };
+            let quiet = plan.quiet;
             let child = b.play(m);
-            debug_assert_eq!(gives_check, child.in_check());
-            let extension = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
-            let new_depth = depth - 1 + extension;
-            let child_type = expected.child(index);
             let score = if index == 0 {
-                -self.alphabeta(&child, -beta, -alpha, new_depth, ply + 1, child_type)
+                -self.alphabeta(&child, -beta, -alpha, plan.depth, ply + 1, plan.child)
             } else {
-                // Late-move reductions: more at expected CUT-nodes, less at PV-nodes, for killers
-                // and for moves with a good history.
-                let mut r = 0;
-                if depth >= 3 && quiet && !in_check && !gives_check {
-                    r = p::lmr_reduction(depth, index + 1);
-                    r += i32::from(expected == NodeType::Cut);
-                    r -= i32::from(pv_node);
-                    r -= i32::from(is_killer_score(order));
-                    r -= self.history.score(pos.turn(), m) / 8192;
-                    r = r.clamp(0, (new_depth - 1).max(0));
-                }
-                let mut s = -self.alphabeta(
-                    &child,
-                    -alpha - 1,
-                    -alpha,
-                    new_depth - r,
-                    ply + 1,
-                    child_type,
-                );
-                if r > 0 && s > alpha && !self.stopped {
-                    s = -self.alphabeta(&child, -alpha - 1, -alpha, new_depth, ply + 1, child_type);
-                }
+                let mut s = self.search_late(&child, alpha, &plan, ply);
                 if pv_node && s > alpha && s < beta && !self.stopped {
                     // The scout failed high inside the window: re-search as a PV node.
-                    s = -self.alphabeta(&child, -beta, -alpha, new_depth, ply + 1, NodeType::Pv);
+                    s = -self.alphabeta(&child, -beta, -alpha, plan.depth, ply + 1, NodeType::Pv);
                 }
                 s
             };
@@ -251,9 +215,21 @@ impl Searcher {
                 && (expected == NodeType::All
                     || (expected == NodeType::Cut && picker.only_non_candidates_left()))
             {
-                let mut rest: Vec<Move> = Vec::with_capacity(picker.len());
-                while let Some((m, _)) = picker.next_move() {
-                    rest.push(m);
+                // The younger brothers are planned here, as the serial loop would have: pruned
+                // moves are left out, the rest keep their reductions and child types.
+                let mut rest: Vec<MovePlan> = Vec::with_capacity(picker.len());
+                let (mut i, mut q) = (index, quiet_count);
+                while let Some((m, order)) = picker.next_move() {
+                    if let Some(plan) = self.plan_move(&frame, m, order, i, q, alpha, best) {
+                        i += 1;
+                        if plan.quiet && q < quiets_tried.len() {
+                            q += 1;
+                        }
+                        rest.push(plan);
+                    }
+                }
+                if rest.is_empty() {
+                    break;
                 }
                 let Some(r) = self.split(b, alpha, beta, depth, ply, best, rest) else {
                     self.keys.pop();

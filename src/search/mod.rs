@@ -8,6 +8,7 @@ pub mod control;
 pub mod history;
 pub mod iterate;
 pub mod movepick;
+pub mod moveplan;
 pub mod node_type;
 pub mod parallel;
 pub mod params;
@@ -21,6 +22,7 @@ use crate::smp::{SmpMode, SmpStats, SplitBoard, SplitPoint};
 use crate::tt::Table;
 pub use control::{SearchControl, SearchLimits};
 pub use iterate::{RootLine, SearchResult};
+pub use moveplan::MovePlan;
 pub use node_type::{NodeStats, NodeType, Outcome};
 
 /// Deepest ply the search reaches (array sizes).

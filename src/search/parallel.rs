@@ -4,10 +4,7 @@
 
 use std::sync::Arc;
 
-use shakmaty::Move;
-
-use super::node_type::NodeType;
-use super::Searcher;
+use super::{MovePlan, Searcher};
 use crate::board::Board;
 use crate::search::control::SearchControl;
 use crate::smp::split::{SplitBoard, SplitResult};
@@ -109,27 +106,20 @@ impl Searcher {
         self.stopped = stopped || self.ctl.stopped();
     }
 
-    /// Takes moves from `sp` and searches them with its zero window, reporting each score.
+    /// Takes moves from `sp` and searches them with its zero window as the owner planned them
+    /// (reduced, re-searched when the reduced search fails high), reporting each score.
     fn split_loop(&mut self, sp: &SplitPoint) {
-        while let Some(m) = sp.next_move() {
-            let child = sp.board.play(m);
-            let extension = i32::from(child.in_check() && (sp.ply as i32) < 2 * self.root_depth);
-            let score = -self.alphabeta(
-                &child,
-                -sp.beta,
-                -sp.alpha,
-                sp.depth - 1 + extension,
-                sp.ply + 1,
-                NodeType::Cut,
-            );
+        while let Some(plan) = sp.next_move() {
+            let child = sp.board.play(plan.mv);
+            let score = self.search_late(&child, sp.alpha, &plan, sp.ply);
             if self.stopped {
                 break;
             }
-            sp.report(m, score, &self.pv.line(sp.ply + 1));
+            sp.report(plan.mv, score, &self.pv.line(sp.ply + 1));
         }
     }
 
-    /// The owner's part: offers `moves` (the younger brothers) at this expected ALL-node, searches
+    /// The owner's part: offers `moves` (the younger brothers' plans) at this expected ALL-node, searches
     /// them together with whoever joins, and returns the merged result; `None` when the search was
     /// stopped (or a split point above this one failed high).
     #[allow(clippy::too_many_arguments)]
@@ -141,7 +131,7 @@ impl Searcher {
         depth: i32,
         ply: usize,
         best: i32,
-        moves: Vec<Move>,
+        moves: Vec<MovePlan>,
     ) -> Option<SplitResult> {
         let sp = Arc::new(SplitPoint::new(
             b.clone(),

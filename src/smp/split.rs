@@ -13,6 +13,7 @@ use parking_lot::{Condvar, Mutex};
 use shakmaty::Move;
 
 use crate::board::Board;
+use crate::search::MovePlan;
 
 /// How the helper threads share the work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +48,7 @@ impl SmpMode {
 }
 
 struct State {
-    moves: Vec<Move>,
+    moves: Vec<MovePlan>,
     next: usize,
     helpers: usize,
     closed: bool,
@@ -92,7 +93,7 @@ pub struct SplitResult {
 }
 
 impl SplitPoint {
-    /// A split point over `moves` (the moves left after the eldest brother).
+    /// A split point over `moves` (the plans of the moves left after the eldest brother).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         board: Board,
@@ -104,7 +105,7 @@ impl SplitPoint {
         root_depth: i32,
         best: i32,
         parent: Option<Arc<SplitPoint>>,
-        moves: Vec<Move>,
+        moves: Vec<MovePlan>,
     ) -> SplitPoint {
         SplitPoint {
             board,
@@ -168,8 +169,8 @@ impl SplitPoint {
         self.state.lock().closed = true;
     }
 
-    /// The next move to search, if any remain and no cutoff happened.
-    pub fn next_move(&self) -> Option<Move> {
+    /// The next move to search, with its plan, if any remain and no cutoff happened.
+    pub fn next_move(&self) -> Option<MovePlan> {
         if self.is_aborted() {
             return None;
         }
@@ -392,11 +393,23 @@ impl SmpStats {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::NodeType;
     use shakmaty::Position;
 
     fn split_point(parent: Option<Arc<SplitPoint>>) -> Arc<SplitPoint> {
         let board = Board::startpos();
-        let moves: Vec<Move> = board.pos().legal_moves().into_iter().collect();
+        let moves: Vec<MovePlan> = board
+            .pos()
+            .legal_moves()
+            .into_iter()
+            .map(|mv| MovePlan {
+                mv,
+                depth: 5,
+                reduction: 0,
+                child: NodeType::Cut,
+                quiet: true,
+            })
+            .collect();
         Arc::new(SplitPoint::new(
             board,
             Vec::new(),
@@ -424,8 +437,8 @@ mod tests {
         assert_eq!(sp.helpers(), 2);
         // Both helpers take their move before either reports: a fail-high reported first would
         // (rightly) leave nothing for the other to take.
-        let a = h1.next_move().expect("a move for the first helper");
-        let b = h2.next_move().expect("a move for the second helper");
+        let a = h1.next_move().expect("a move for the first helper").mv;
+        let b = h2.next_move().expect("a move for the second helper").mv;
         std::thread::scope(|s| {
             s.spawn(|| h1.report(a, -30, &[]));
             s.spawn(|| h2.report(b, 25, &[b]));
@@ -454,8 +467,8 @@ mod tests {
     fn without_a_cutoff_the_best_score_below_alpha_is_an_upper_bound() {
         let sp = split_point(None);
         let mut n = 0;
-        while let Some(m) = sp.next_move() {
-            sp.report(m, -20 - n, &[]);
+        while let Some(plan) = sp.next_move() {
+            sp.report(plan.mv, -20 - n, &[]);
             n += 1;
         }
         assert_eq!(n, 20);
@@ -473,7 +486,7 @@ mod tests {
         let sp2 = Arc::clone(&sp);
         let helper = std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(50));
-            let m = sp2.next_move().unwrap();
+            let m = sp2.next_move().unwrap().mv;
             sp2.report(m, -15, &[]);
             sp2.leave();
         });

@@ -1,0 +1,232 @@
+//! How the move loop searches one move, decided once and shared by the serial loop and the split
+//! points: whether the move is pruned (late-move, futility and SEE pruning), the child's depth
+//! (check extension), its late-move reduction and its expected node type. A split point carries the
+//! plans of its remaining moves, so a helper prunes and reduces exactly as the owner would have.
+
+use shakmaty::{Move, Position};
+
+use super::movepick::{is_killer_score, see};
+use super::node_type::NodeType;
+use super::params as p;
+use super::{Searcher, MATE_BOUND};
+use crate::board::Board;
+
+/// One move's search plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MovePlan {
+    /// The move.
+    pub mv: Move,
+    /// Depth of the child search: the node's depth less one, plus the check extension.
+    pub depth: i32,
+    /// Plies taken off `depth` for the first, zero-window search (late-move reduction).
+    pub reduction: i32,
+    /// Expected type of the child node.
+    pub child: NodeType,
+    /// Neither a capture nor a promotion.
+    pub quiet: bool,
+}
+
+/// What pruning and reductions read about the node whose moves are planned.
+pub struct NodeFrame<'a> {
+    /// The node's position.
+    pub board: &'a Board,
+    /// Remaining depth (after internal iterative reduction).
+    pub depth: i32,
+    /// Distance from the root.
+    pub ply: usize,
+    /// Expected node type.
+    pub expected: NodeType,
+    /// Side to move is in check.
+    pub in_check: bool,
+    /// Static evaluation (meaningless when in check).
+    pub static_eval: i32,
+}
+
+impl Searcher {
+    /// The plan for `m` (picker score `order`) as the `index`-th searched move of the node, after
+    /// `quiet_count` quiet moves, with the window's lower end at `alpha` and the best score so far
+    /// `best`; `None` when the move is pruned.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub fn plan_move(
+        &self,
+        f: &NodeFrame,
+        m: Move,
+        order: i32,
+        index: usize,
+        quiet_count: usize,
+        alpha: i32,
+        best: i32,
+    ) -> Option<MovePlan> {
+        let pos = f.board.pos();
+        let pv_node = f.expected == NodeType::Pv;
+        let quiet = !m.is_capture() && !m.is_promotion();
+        // Pruning needs only whether the move checks; a pruned move is never played.
+        let gives_check = f.board.gives_check(m);
+        let depth = f.depth;
+        if f.ply > 0 && !f.in_check && index > 0 && best > -MATE_BOUND {
+            if quiet && !gives_check {
+                // Late-move pruning and futility pruning of quiet moves.
+                if !pv_node
+                    && depth <= p::LMP_DEPTH()
+                    && quiet_count as i32 >= p::LMP_BASE() + depth * depth
+                {
+                    return None;
+                }
+                if !pv_node
+                    && depth <= p::FUTILITY_DEPTH()
+                    && f.static_eval + p::FUTILITY_BASE() + p::FUTILITY_MARGIN() * depth <= alpha
+                {
+                    return None;
+                }
+                if depth <= 8 && see(pos, m) < p::SEE_QUIET() * depth {
+                    return None;
+                }
+            } else if !quiet && depth <= 6 && see(pos, m) < p::SEE_NOISY() * depth * depth {
+                return None;
+            }
+        }
+        let extension = i32::from(gives_check && (f.ply as i32) < 2 * self.root_depth);
+        let new_depth = depth - 1 + extension;
+        // Late-move reductions: more at expected CUT-nodes, less at PV-nodes, for killers and for
+        // moves with a good history.
+        let mut r = 0;
+        if index > 0 && depth >= 3 && quiet && !f.in_check && !gives_check {
+            r = p::lmr_reduction(depth, index + 1);
+            r += i32::from(f.expected == NodeType::Cut);
+            r -= i32::from(pv_node);
+            r -= i32::from(is_killer_score(order));
+            r -= self.history.score(pos.turn(), m) / 8192;
+            r = r.clamp(0, (new_depth - 1).max(0));
+        }
+        Some(MovePlan {
+            mv: m,
+            depth: new_depth,
+            reduction: r,
+            child: f.expected.child(index),
+            quiet,
+        })
+    }
+
+    /// Searches a move after the first with the zero window (`alpha`, `alpha` + 1), reduced as
+    /// planned and re-searched at full depth when the reduced search beats `alpha`. `child` is the
+    /// position after the move, `ply` the parent's.
+    #[inline]
+    pub fn search_late(&mut self, child: &Board, alpha: i32, plan: &MovePlan, ply: usize) -> i32 {
+        let reduced = plan.depth - plan.reduction;
+        let mut s = -self.alphabeta(child, -alpha - 1, -alpha, reduced, ply + 1, plan.child);
+        if plan.reduction > 0 && s > alpha && !self.stopped {
+            s = -self.alphabeta(child, -alpha - 1, -alpha, plan.depth, ply + 1, plan.child);
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use shakmaty::{Move, MoveList, Position};
+
+    use super::*;
+    use crate::search::{SearchControl, SearchLimits};
+    use crate::tt::Table;
+
+    fn searcher() -> Searcher {
+        let tt = Arc::new(Table::new(1).unwrap());
+        let ctl = Arc::new(SearchControl::new(SearchLimits::default(), 1, false));
+        let mut s = Searcher::new(0, tt, ctl);
+        s.root_depth = 10;
+        s
+    }
+
+    fn frame(board: &Board, depth: i32, expected: NodeType, static_eval: i32) -> NodeFrame<'_> {
+        NodeFrame {
+            board,
+            depth,
+            ply: 3,
+            expected,
+            in_check: false,
+            static_eval,
+        }
+    }
+
+    fn find(board: &Board, uci: &str) -> Move {
+        let moves: MoveList = board.pos().legal_moves();
+        moves
+            .into_iter()
+            .find(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string() == uci)
+            .expect("legal move")
+    }
+
+    #[test]
+    fn late_quiet_moves_are_reduced_and_the_first_move_never_is() {
+        let s = searcher();
+        let b = Board::startpos();
+        let f = frame(&b, 8, NodeType::All, 0);
+        let m = find(&b, "a2a3");
+        let first = s.plan_move(&f, m, 0, 0, 0, -1, -MATE_BOUND).unwrap();
+        assert_eq!((first.depth, first.reduction), (7, 0));
+        let late = s.plan_move(&f, m, 0, 20, 19, -1, 0).unwrap();
+        assert!(late.reduction > 0 && late.reduction < late.depth);
+        assert!(late.quiet);
+        assert_eq!(late.child, NodeType::Cut);
+        // An expected CUT-node reduces one ply more than an ALL-node.
+        let cut = s
+            .plan_move(&frame(&b, 8, NodeType::Cut, 0), m, 0, 20, 19, -1, 0)
+            .unwrap();
+        assert_eq!(cut.reduction, late.reduction + 1);
+    }
+
+    #[test]
+    fn futility_and_late_move_pruning_drop_quiet_moves_at_low_depth() {
+        let s = searcher();
+        let b = Board::startpos();
+        let m = find(&b, "a2a3");
+        // Far below alpha at depth 2: futile.
+        assert!(s
+            .plan_move(&frame(&b, 2, NodeType::All, -2000), m, 0, 1, 0, 0, -100)
+            .is_none());
+        // The same move at an even score, early in the list, is searched.
+        assert!(s
+            .plan_move(&frame(&b, 2, NodeType::All, 0), m, 0, 1, 0, 0, -100)
+            .is_some());
+        // After many quiet moves at depth 2: late-move pruned.
+        assert!(s
+            .plan_move(&frame(&b, 2, NodeType::All, 0), m, 0, 30, 30, 0, -100)
+            .is_none());
+        // Never at a PV node, and never before a score is known.
+        assert!(s
+            .plan_move(&frame(&b, 2, NodeType::Pv, -2000), m, 0, 30, 30, 0, -100)
+            .is_some());
+        assert!(s
+            .plan_move(
+                &frame(&b, 2, NodeType::All, 0),
+                m,
+                0,
+                30,
+                30,
+                0,
+                -MATE_BOUND
+            )
+            .is_some());
+    }
+
+    #[test]
+    fn checks_are_extended_and_not_reduced() {
+        let s = searcher();
+        let b = Board::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", false).unwrap();
+        let check = s
+            .plan_move(
+                &frame(&b, 8, NodeType::All, 0),
+                find(&b, "a1a8"),
+                0,
+                20,
+                19,
+                -1,
+                0,
+            )
+            .unwrap();
+        assert_eq!((check.depth, check.reduction), (8, 0));
+    }
+}
