@@ -48,9 +48,12 @@ fn check_legal_and_complete(fen: &str, outcome: &JobOutcome, depth: u32) {
         b = b.play(*m);
     }
     let ended = b.pos().is_game_over() || b.is_rule_draw();
+    // Internal iterative reduction shortens the PV by a ply at every PV node without a TT move, and
+    // with several threads that depends on what the others stored: at depth 12 the PVs of 160
+    // searches here were 10 to 16 moves long. A PV lost in a merge would be a move or two.
     if line.score.abs() < MATE_BOUND && !ended && line.score != 0 {
         assert!(
-            line.pv.len() >= depth as usize,
+            line.pv.len() >= depth as usize / 2,
             "{fen}: PV of {} moves at depth {depth}",
             line.pv.len()
         );
@@ -68,7 +71,7 @@ fn every_mode_and_thread_count_gives_legal_complete_results() {
         let pool = Pool::new(threads).unwrap();
         for mode in MODES {
             for fen in fens {
-                let depth = 6;
+                let depth = 12;
                 let outcome = run(&pool, fen, depth, mode);
                 check_legal_and_complete(fen, &outcome, depth);
                 assert!(outcome.nodes > 0);
@@ -91,7 +94,7 @@ fn mates_are_found_with_many_threads() {
                 2,
             ),
         ] {
-            let outcome = run(&pool, fen, 6, mode);
+            let outcome = run(&pool, fen, 10, mode);
             let line = &outcome.result.as_ref().unwrap().lines[0];
             assert!(line.score >= MATE_BOUND, "{mode:?} {fen}: {}", line.score);
             assert_eq!(mate_moves(line.score), moves);
@@ -110,7 +113,7 @@ fn split_points_are_created_joined_and_aborted() {
     for mode in [SmpMode::Ybw, SmpMode::Hybrid] {
         let mut total = trine::smp::SmpStats::default();
         for fen in trine::bench::POSITIONS.iter().take(6) {
-            total.merge(&run(&pool, fen, 8, mode).smp);
+            total.merge(&run(&pool, fen, 13, mode).smp);
         }
         assert!(total.splits_created > 0, "{mode:?}: {total:?}");
         assert!(total.splits_joined > 0, "{mode:?}: {total:?}");

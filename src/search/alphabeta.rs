@@ -2,8 +2,9 @@
 //! with an open window, CUT and ALL nodes with a zero window); the outcome is counted against the
 //! prediction. TT cutoffs happen at non-PV nodes only, so PV lines are never cut short. Selectivity
 //! (constants in [`super::params`]): internal iterative reduction, reverse futility pruning,
-//! razoring, null-move pruning at expected CUT-nodes, late-move pruning, futility and SEE
-//! pruning, and late-move reductions adjusted by node type, killers and history.
+//! razoring and null-move pruning at expected CUT-nodes here; each move's late-move, futility and
+//! SEE pruning, check extension and late-move reduction come from [`super::moveplan`], which split
+//! points share.
 
 use shakmaty::{Move, MoveList, Position};
 

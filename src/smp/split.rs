@@ -255,7 +255,7 @@ pub struct SplitBoard {
 }
 
 /// Default smallest split depth.
-pub const MIN_SPLIT_DEPTH: i32 = 4;
+pub const MIN_SPLIT_DEPTH: i32 = 8;
 
 impl SplitBoard {
     /// A board for a search with `threads` threads in `mode`.
