@@ -2,9 +2,9 @@
 //! with an open window, CUT and ALL nodes with a zero window); the outcome is counted against the
 //! prediction. TT cutoffs happen at non-PV nodes only, so PV lines are never cut short. Selectivity
 //! (constants in [`super::params`]): internal iterative reduction, reverse futility pruning,
-//! razoring and null-move pruning at expected CUT-nodes here; each move's late-move, futility and
-//! SEE pruning, check extension and late-move reduction come from [`super::moveplan`], which split
-//! points share.
+//! razoring, null-move pruning at expected CUT-nodes and singular extensions (with multi-cut) here;
+//! each move's late-move, futility and SEE pruning, check extension and late-move reduction come
+//! from [`super::moveplan`], which split points share.
 
 use shakmaty::{Move, MoveList, Position};
 
@@ -67,8 +67,11 @@ impl Searcher {
 
         let key = b.key();
         let entry = self.tt.probe(key);
+        // A singular-extension search of this node without its TT move: the entry is about the
+        // whole node, so it neither cuts off nor orders here.
+        let excluded = self.excluded(ply);
         let mut tt_move = PackedMove::NONE;
-        if let Some(e) = entry {
+        if let Some(e) = entry.filter(|_| excluded.is_none()) {
             tt_move = e.mv;
             if let Some(s) = tt::cutoff(&e, depth, ply, alpha, beta, pv_node) {
                 return s;
@@ -85,10 +88,10 @@ impl Searcher {
         };
 
         // Internal iterative reduction: a node the TT knows nothing about is searched a ply less.
-        if depth >= p::IIR_DEPTH() && tt_move.is_none() && !in_check {
+        if depth >= p::IIR_DEPTH() && tt_move.is_none() && !in_check && excluded.is_none() {
             depth -= 1;
         }
-        if !pv_node && !in_check && ply > 0 && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && ply > 0 && beta.abs() < MATE_BOUND && excluded.is_none() {
             // Reverse futility: far above beta with little depth left, assume it holds.
             if depth <= p::RFP_DEPTH() && static_eval - p::RFP_MARGIN() * depth >= beta {
                 return static_eval;
@@ -139,6 +142,37 @@ impl Searcher {
         if moves.is_empty() {
             return if in_check { mated_in(ply) } else { 0 };
         }
+        // Singular extension: when the TT move's lower bound is so far above every other move that
+        // a reduced search without it fails low against a margin below that bound, the TT move
+        // is extended a ply; when even the others reach beta, the node is cut (multi-cut).
+        let mut singular = false;
+        if let Some(e) = entry.filter(|e| {
+            ply > 0
+                && excluded.is_none()
+                && depth >= p::SE_DEPTH()
+                && !e.pinned
+                && matches!(e.bound, Bound::Lower | Bound::Exact)
+                && i32::from(e.depth) >= depth - 3
+                && (ply as i32) < 2 * self.root_depth
+        }) {
+            let tt_score = tt::score_from_tt(e.score, ply);
+            let tt_mv = moves.iter().copied().find(|&m| tt_move.matches(m));
+            if let (Some(m), true) = (tt_mv, tt_score.abs() < MATE_BOUND) {
+                let s_beta = tt_score - p::SE_MARGIN() * depth;
+                self.excluded[ply.min(MAX_PLY + 1)] = Some(m);
+                let s = self.alphabeta(b, s_beta - 1, s_beta, (depth - 1) / 2, ply, NodeType::All);
+                self.excluded[ply.min(MAX_PLY + 1)] = None;
+                if self.stopped {
+                    return 0;
+                }
+                if s < s_beta {
+                    singular = true;
+                    self.singular += 1;
+                } else if s_beta >= beta {
+                    return s_beta;
+                }
+            }
+        }
         let mut picker = MovePicker::new(pos, &mut moves, tt_move, &self.history, ply);
         self.history.clear_killers(ply + 1);
 
@@ -158,10 +192,16 @@ impl Searcher {
             static_eval,
         };
         while let Some((m, order)) = picker.next_move() {
-            let Some(plan) = self.plan_move(&frame, m, order, index, quiet_count, alpha, best)
+            if excluded == Some(m) {
+                continue;
+            }
+            let Some(mut plan) = self.plan_move(&frame, m, order, index, quiet_count, alpha, best)
             else {
                 continue;
             };
+            if singular && tt_move.matches(m) {
+                plan.depth = depth;
+            }
             let quiet = plan.quiet;
             let child = b.play(m);
             let score = if index == 0 {
@@ -221,6 +261,9 @@ impl Searcher {
                 let mut rest: Vec<MovePlan> = Vec::with_capacity(picker.len());
                 let (mut i, mut q) = (index, quiet_count);
                 while let Some((m, order)) = picker.next_move() {
+                    if excluded == Some(m) {
+                        continue;
+                    }
                     if let Some(plan) = self.plan_move(&frame, m, order, i, q, alpha, best) {
                         i += 1;
                         if plan.quiet && q < quiets_tried.len() {
@@ -257,6 +300,10 @@ impl Searcher {
         } else {
             Outcome::FailLow
         };
+        if excluded.is_some() {
+            // Only a bound on the other moves: neither a prediction to count nor an entry to store.
+            return best;
+        }
         self.stats.record(expected, outcome);
         let bound = match outcome {
             Outcome::FailHigh => Bound::Lower,
@@ -273,5 +320,60 @@ impl Searcher {
             false,
         );
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use shakmaty::{MoveList, Position};
+
+    use super::*;
+    use crate::board::Game;
+    use crate::search::iterate::SearchParams;
+    use crate::search::{SearchControl, SearchLimits};
+    use crate::tt::Table;
+
+    fn searcher(depth: Option<u32>) -> Searcher {
+        let tt = Arc::new(Table::new(4).unwrap());
+        let limits = SearchLimits {
+            depth,
+            ..SearchLimits::default()
+        };
+        let ctl = Arc::new(SearchControl::new(limits, 1, false));
+        let mut s = Searcher::new(0, tt, ctl);
+        s.root_depth = 10;
+        s
+    }
+
+    #[test]
+    fn an_excluded_move_search_skips_the_move_and_stores_nothing() {
+        // Black is in check from the rook on h8 and has one legal move, Kxh8.
+        let b = Board::from_fen("6kR/8/6K1/8/8/8/8/8 b - - 0 1", false).unwrap();
+        let moves: MoveList = b.pos().legal_moves();
+        assert_eq!(moves.len(), 1);
+        let mut s = searcher(None);
+        s.excluded[1] = Some(moves[0]);
+        // Without its only move the node has nothing to search: the lowest score, no entry.
+        let without = s.alphabeta(&b, -1, 0, 4, 1, NodeType::All);
+        assert_eq!(without, -MATE);
+        assert!(s.tt.probe(b.key()).is_none());
+        s.excluded[1] = None;
+        let with = s.alphabeta(&b, -1, 0, 4, 1, NodeType::All);
+        assert!(with > -MATE_BOUND);
+        assert!(s.tt.probe(b.key()).is_some());
+    }
+
+    #[test]
+    fn singular_extensions_fire_and_leave_no_move_excluded() {
+        // A middlegame where recaptures leave one move far better than the rest.
+        let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8";
+        let game = Game::new(Board::from_fen(fen, false).unwrap());
+        let mut s = searcher(Some(12));
+        let r = s.iterate(&game, &SearchParams::default());
+        assert!(r.best_move.is_some());
+        assert!(s.singular > 0, "no singular extension at depth 12");
+        assert!(s.excluded.iter().all(Option::is_none));
     }
 }

@@ -65,6 +65,7 @@ impl Searcher {
     pub fn iterate(&mut self, game: &Game, params: &SearchParams) -> SearchResult {
         let root = &game.board;
         self.nodes = 0;
+        self.singular = 0;
         self.stopped = false;
         self.keys.clear();
         self.keys.extend_from_slice(&game.history);

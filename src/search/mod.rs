@@ -93,8 +93,12 @@ pub struct Searcher {
     pub sp_worker: Option<Box<Searcher>>,
     /// Split-point counters.
     pub smp: SmpStats,
+    /// Singular extensions granted in the current search.
+    pub singular: u64,
     /// Plies reached through a null move (no second null move in a row).
     null_plies: [bool; MAX_PLY + 2],
+    /// The move left out at each ply while a singular-extension search runs there.
+    excluded: [Option<shakmaty::Move>; MAX_PLY + 2],
 }
 
 impl Searcher {
@@ -117,7 +121,9 @@ impl Searcher {
             current_sp: None,
             sp_worker: None,
             smp: SmpStats::default(),
+            singular: 0,
             null_plies: [false; MAX_PLY + 2],
+            excluded: [None; MAX_PLY + 2],
         }
     }
 
@@ -125,6 +131,12 @@ impl Searcher {
     #[inline]
     pub fn after_null(&self, ply: usize) -> bool {
         self.null_plies[ply.min(MAX_PLY + 1)]
+    }
+
+    /// The move a singular-extension search at `ply` leaves out, if one runs there.
+    #[inline]
+    pub fn excluded(&self, ply: usize) -> Option<shakmaty::Move> {
+        self.excluded[ply.min(MAX_PLY + 1)]
     }
 
     /// Marks the node at `ply` as reached (or not) by a null move.

@@ -98,6 +98,10 @@ search_params! {
     RAZOR_DEPTH = 3, 1, 5, 0.5;
     /// Razoring: margin per ply below alpha, centipawns.
     RAZOR_MARGIN = 250, 100, 500, 10.0;
+    /// Singular extension: smallest remaining depth.
+    SE_DEPTH = 7, 4, 12, 0.5;
+    /// Singular extension: margin below the TT score per ply of depth, centipawns.
+    SE_MARGIN = 2, 1, 5, 0.5;
     /// Aspiration window half-width, centipawns.
     ASPIRATION = 20, 8, 60, 2.0;
 }
