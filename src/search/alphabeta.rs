@@ -159,9 +159,9 @@ impl Searcher {
             let tt_mv = moves.iter().copied().find(|&m| tt_move.matches(m));
             if let (Some(m), true) = (tt_mv, tt_score.abs() < MATE_BOUND) {
                 let s_beta = tt_score - p::SE_MARGIN() * depth;
-                self.excluded[ply.min(MAX_PLY + 1)] = Some(m);
+                self.set_excluded(ply, Some(m));
                 let s = self.alphabeta(b, s_beta - 1, s_beta, (depth - 1) / 2, ply, NodeType::All);
-                self.excluded[ply.min(MAX_PLY + 1)] = None;
+                self.set_excluded(ply, None);
                 if self.stopped {
                     return 0;
                 }

@@ -145,6 +145,12 @@ impl Searcher {
         self.null_plies[ply.min(MAX_PLY + 1)] = on;
     }
 
+    /// Sets (or clears, with `None`) the move a singular-extension search at `ply` leaves out.
+    #[inline]
+    pub fn set_excluded(&mut self, ply: usize, m: Option<shakmaty::Move>) {
+        self.excluded[ply.min(MAX_PLY + 1)] = m;
+    }
+
     /// True if `key` repeats a position since the last irreversible move (`halfmoves` plies back).
     /// A single earlier occurrence counts as a draw (the side to move can repeat it again).
     #[inline]
