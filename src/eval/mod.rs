@@ -19,7 +19,7 @@ use shakmaty::{Chess, Color, Position, Role};
 pub use params::{EvalParams, DEFAULT_PARAMS, S};
 
 /// Version of the evaluation code: bump it when a term changes meaning.
-const CODE_VERSION: u32 = 8;
+const CODE_VERSION: u32 = 9;
 
 /// Fingerprint of the evaluation (code version and every weight, FNV-1a): learn files record it,
 /// so learned scores are never applied to an evaluation they were not measured with.
@@ -605,6 +605,34 @@ mod tests {
         let t = Coeffs::traced(&pos("4k3/8/8/8/3PP3/2P1P3/8/4K3 w - - 0 1"));
         assert_eq!(t.get(params::PHALANX + 3), 2);
         assert_eq!(t.get(params::PAWN_SUPPORTERS), 2, "d4 by c3 and e3");
+    }
+
+    #[test]
+    fn pinned_pieces() {
+        // The b4 bishop pins the c3 knight to the e1 king.
+        let t = Coeffs::traced(&pos("6k1/8/8/8/1b5p/2N5/5PPP/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::PINNED + 1), 1, "the c3 knight");
+        // With the king on g1 nothing stands on a line between it and the bishop.
+        let t = Coeffs::traced(&pos("6k1/8/8/8/1b5p/2N5/5PPP/6K1 w - - 0 1"));
+        assert_eq!(t.get(params::PINNED + 1), 0, "the king left the diagonal");
+        // Black's e7 queen is pinned by the e1 rook (e2-e6 empty); the d7 pawn by the a4 bishop;
+        // black's own e6 knight added in front of the queen makes it two pieces: no pin.
+        let t = Coeffs::traced(&pos("4k3/3pq3/8/8/B7/8/8/4RK2 b - - 0 1"));
+        assert_eq!(t.get(params::PINNED + 4), -1, "the e7 queen");
+        assert_eq!(t.get(params::PINNED), -1, "the d7 pawn");
+        let t = Coeffs::traced(&pos("4k3/3pq3/4n3/8/B7/8/8/4RK2 b - - 0 1"));
+        assert_eq!(
+            t.get(params::PINNED + 4),
+            0,
+            "queen and knight between rook and king"
+        );
+        // A white piece between a black slider and the black king is not pinned.
+        let t = Coeffs::traced(&pos("4k3/8/8/4N3/8/8/8/4RK2 b - - 0 1"));
+        assert_eq!(
+            t.get(params::PINNED + 1),
+            0,
+            "the e5 knight is white's, and on its own side"
+        );
     }
 
     #[test]

@@ -152,6 +152,8 @@ layout! {
     /// Signed towards the side ahead in the endgame, the sum moves the endgame score towards or
     /// away from zero, never past it.
     COMPLEXITY = 6, "complexity";
+    /// Our pieces and pawns pinned to our king by an enemy slider, by role (pawn … queen).
+    PINNED = 5, "pinned";
 }
 
 /// Every evaluation weight.
@@ -195,6 +197,7 @@ pub fn name(i: usize) -> String {
                 }
                 "king_zone_attack" | "safe_check" => format!("{label}[{}]", ROLES[k + 1]),
                 "outpost" | "king_protector" => format!("{label}[{}]", ROLES[k + 1]),
+                "pinned" => format!("{label}[{}]", ROLES[k]),
                 _ if len == 1 => label.to_string(),
                 _ => format!("{label}[{k}]"),
             };

@@ -5,12 +5,12 @@
 //! minors shielded by a pawn in front and their distance to their king, knights and rooks by the
 //! number of own pawns, rooks on open files, on the seventh, behind passers and trapped by their
 //! king, outposts, threats (by pawns, pieces, the king and pawn pushes) and hanging pieces,
-//! weak squares around the enemy king, tempo.
+//! weak squares around the enemy king, pieces pinned to their king, tempo.
 //! Written once over an [`Acc`]umulator, so the same code sums scores for the search and records
 //! feature counts for the tuner.
 
 use shakmaty::attacks::{
-    bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks,
+    between, bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks,
 };
 use shakmaty::{Bitboard, Board, Color, Role, Square};
 
@@ -82,6 +82,22 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
         let a = &mut attacks[c];
         a.pawns = our_pawn_attacks;
         a.king = our_king.map_or(Bitboard(0), king_attacks);
+        if let Some(k) = our_king {
+            // Pins: an enemy slider on a line to our king with exactly one piece between, ours.
+            let theirs = board.by_color(!color);
+            let snipers = (rook_attacks(k, Bitboard(0)) & (board.rooks() | board.queens())
+                | bishop_attacks(k, Bitboard(0)) & (board.bishops() | board.queens()))
+                & theirs;
+            for s in snipers {
+                let pinned = (between(k, s) & occ).single_square();
+                if let Some(role) = pinned
+                    .filter(|&b| ours.contains(b))
+                    .and_then(|b| board.role_at(b))
+                {
+                    acc.add(white, PINNED + role as usize - 1, 1);
+                }
+            }
+        }
 
         for role in Role::ALL {
             let r = role as usize - 1;
