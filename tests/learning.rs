@@ -6,11 +6,14 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// White's shallow search (depth 3) likes Nc3 here; deeper, ...cxd4 refutes it (the queen on b6 and
-/// the pawn on c5 win material), which a depth-7 search sees.
+/// White's shallow search (depth 1) likes Nc3 here; deeper, ...cxd4 refutes it (the queen on b6 and
+/// the pawn on c5 win material), which a depth-7 search sees. (Depth 3 liked Nc3 too until round 9
+/// of the evaluation, which prefers dxc5 there.)
 const TRAP: &str = "rnb1kbnr/pp2pppp/1q6/2pp4/3P4/6P1/PPP1PP1P/RNBQKBNR w KQkq - 0 1";
 const LURE: &str = "b1c3";
 const REFUTATION: &str = "c5d4";
+/// The shallow budget.
+const SHALLOW: &str = "go depth 1";
 
 mod engine_process;
 use engine_process::Engine;
@@ -84,7 +87,7 @@ fn a_learned_refutation_is_avoided_in_a_fresh_process() {
     // Without any learning the shallow search falls for the lure.
     let mut plain = engine_with_learning(&file, false);
     plain.send(&format!("position fen {TRAP}"));
-    let (mv, _) = plain.bestmove("go depth 3");
+    let (mv, _) = plain.bestmove(SHALLOW);
     assert_eq!(
         mv, LURE,
         "precondition: the shallow search prefers the lure"
@@ -96,7 +99,7 @@ fn a_learned_refutation_is_avoided_in_a_fresh_process() {
     let mut learner = engine_with_learning(&file, true);
     learner.send("ucinewgame");
     learner.send(&format!("position fen {TRAP}"));
-    let (mv, _) = learner.bestmove("go depth 3");
+    let (mv, _) = learner.bestmove(SHALLOW);
     assert_eq!(mv, LURE);
     learner.send(&format!("position fen {TRAP} moves {LURE} {REFUTATION}"));
     let (_, lines) = learner.bestmove("go depth 7");
@@ -114,7 +117,7 @@ fn a_learned_refutation_is_avoided_in_a_fresh_process() {
     // A fresh process with Learning on avoids the lure within the same shallow budget...
     let mut fresh = engine_with_learning(&file, true);
     fresh.send(&format!("position fen {TRAP}"));
-    let (mv, _) = fresh.bestmove("go depth 3");
+    let (mv, _) = fresh.bestmove(SHALLOW);
     assert_ne!(
         mv, LURE,
         "the learned refutation should steer the shallow search away"
@@ -124,7 +127,7 @@ fn a_learned_refutation_is_avoided_in_a_fresh_process() {
     // ...and with Learning off it does not.
     let mut off = engine_with_learning(&file, false);
     off.send(&format!("position fen {TRAP}"));
-    let (mv, _) = off.bestmove("go depth 3");
+    let (mv, _) = off.bestmove(SHALLOW);
     assert_eq!(mv, LURE);
     off.quit();
     let _ = std::fs::remove_dir_all(&dir);
@@ -179,7 +182,7 @@ fn an_unwritable_learn_file_is_an_error_message_not_a_crash() {
     let file = blocker.join("trine.learn");
     let mut e = engine_with_learning(&file, true);
     e.send(&format!("position fen {TRAP}"));
-    let _ = e.bestmove("go depth 3");
+    let _ = e.bestmove(SHALLOW);
     e.send(&format!("position fen {TRAP} moves {LURE} {REFUTATION}"));
     let _ = e.bestmove("go depth 7");
     e.send("isready");

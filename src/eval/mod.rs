@@ -1,7 +1,7 @@
 //! Static evaluation, from the side to move's point of view: a tapered (midgame/endgame) sum of
 //! material, piece-square tables, mobility, pawn structure ([`pawns`], with a per-thread pawn hash
 //! table), king shelter and pawn storms ([`shelter`], cached in the same table), king attacks,
-//! passed pawns, bishop pair, rooks on open files and the seventh, outposts, threats and tempo
+//! passed pawns, bishop pair, rooks on open files and the seventh, outposts, threats, pins and tempo
 //! ([`terms`]), with the endgame half moved towards or away from zero by its complexity (pawns,
 //! flanks, pawn endings, outflanking kings, passers) and scaled down in drawish material. Once the
 //! side ahead in the endgame is known, the score is linear in the weights of
@@ -626,13 +626,10 @@ mod tests {
             0,
             "queen and knight between rook and king"
         );
-        // A white piece between a black slider and the black king is not pinned.
+        // A piece between an enemy slider and the enemy king is not pinned: the white e5 knight
+        // stands between the white e1 rook and the black e8 king (a discovered check, not a pin).
         let t = Coeffs::traced(&pos("4k3/8/8/4N3/8/8/8/4RK2 b - - 0 1"));
-        assert_eq!(
-            t.get(params::PINNED + 1),
-            0,
-            "the e5 knight is white's, and on its own side"
-        );
+        assert_eq!(t.get(params::PINNED + 1), 0, "the e5 knight is white's");
     }
 
     #[test]
