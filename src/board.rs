@@ -1,14 +1,14 @@
-//! The board: a shakmaty [`Chess`] position with an incrementally updated 64-bit Zobrist key,
-//! and the [`Game`] record (root position, moves played, key history since the last irreversible move)
-//! that repetition detection and the search start from.
+//! The board: a shakmaty [`Chess`] position with an incrementally updated 64-bit Zobrist key, the
+//! pieces pinned to a king ([`pinned`]), and the [`Game`] record (root position, moves played, key
+//! history since the last irreversible move) that repetition detection and the search start from.
 
 use shakmaty::{
-    attacks::{attacks, bishop_attacks, rook_attacks},
+    attacks::{attacks, between, bishop_attacks, rook_attacks},
     fen::Fen,
     uci::UciMove,
     zobrist::{Zobrist64, ZobristValue},
-    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position, PositionError, Role,
-    Square,
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position,
+    PositionError, Role, Square,
 };
 
 /// A position plus its Zobrist key, kept in step on every move (copy-make).
@@ -16,6 +16,23 @@ use shakmaty::{
 pub struct Board {
     pos: Chess,
     key: u64,
+}
+
+/// The pieces of `color` pinned to its king on `king`: each is the only piece between the king and
+/// an enemy rook, bishop or queen that moves along that line. Used by the quiescence move
+/// generator (a pinned piece stays on its line) and by the evaluation (pinned pieces by role).
+pub fn pinned(b: &shakmaty::Board, color: Color, king: Square) -> Bitboard {
+    let snipers = ((rook_attacks(king, Bitboard(0)) & b.rooks_and_queens())
+        | (bishop_attacks(king, Bitboard(0)) & b.bishops_and_queens()))
+        & b.by_color(!color);
+    let mut pinned = Bitboard(0);
+    for sniper in snipers {
+        let blockers = between(king, sniper) & b.occupied();
+        if !blockers.more_than_one() {
+            pinned |= blockers;
+        }
+    }
+    pinned & b.by_color(color)
 }
 
 /// The Zobrist key of a position computed from scratch (the reference the incremental key must match).

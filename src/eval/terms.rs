@@ -10,7 +10,7 @@
 //! feature counts for the tuner.
 
 use shakmaty::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks,
+    bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks,
 };
 use shakmaty::{Bitboard, Board, Color, Role, Square};
 
@@ -83,17 +83,8 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
         a.pawns = our_pawn_attacks;
         a.king = our_king.map_or(Bitboard(0), king_attacks);
         if let Some(k) = our_king {
-            // Pins: an enemy slider on a line to our king with exactly one piece between, ours.
-            let theirs = board.by_color(!color);
-            let snipers = (rook_attacks(k, Bitboard(0)) & (board.rooks() | board.queens())
-                | bishop_attacks(k, Bitboard(0)) & (board.bishops() | board.queens()))
-                & theirs;
-            for s in snipers {
-                let pinned = (between(k, s) & occ).single_square();
-                if let Some(role) = pinned
-                    .filter(|&b| ours.contains(b))
-                    .and_then(|b| board.role_at(b))
-                {
+            for sq in crate::board::pinned(board, color, k) {
+                if let Some(role) = board.role_at(sq) {
                     acc.add(white, PINNED + role as usize - 1, 1);
                 }
             }

@@ -5,7 +5,7 @@
 //! can uncover the king along a rank, is left to shakmaty's own generator.
 
 use shakmaty::attacks::{
-    aligned, between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks,
+    aligned, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks,
     rook_attacks,
 };
 use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role, Square};
@@ -14,23 +14,6 @@ use crate::eval::pawns::stop_square;
 
 /// Promotion pieces, queen first.
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bishop];
-
-/// Our pieces that are the only piece between our king and an enemy slider.
-fn pinned(pos: &Chess, king: Square) -> Bitboard {
-    let b = pos.board();
-    let them = b.by_color(!pos.turn());
-    let snipers = ((rook_attacks(king, Bitboard(0)) & b.rooks_and_queens())
-        | (bishop_attacks(king, Bitboard(0)) & b.bishops_and_queens()))
-        & them;
-    let mut pinned = Bitboard(0);
-    for sniper in snipers {
-        let blockers = between(king, sniper) & b.occupied();
-        if !blockers.more_than_one() {
-            pinned |= blockers;
-        }
-    }
-    pinned & b.by_color(pos.turn())
-}
 
 /// Appends every legal capture and promotion of `pos` to `moves`. `pos` must not be in check
 /// (evasions need the full generator).
@@ -44,7 +27,7 @@ pub fn captures_and_promotions(pos: &Chess, moves: &mut MoveList) {
     let Some(king) = b.king_of(us) else {
         return;
     };
-    let pinned = pinned(pos, king);
+    let pinned = crate::board::pinned(b, us, king);
     let legal = |from: Square, to: Square| !pinned.contains(from) || aligned(from, to, king);
 
     for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
