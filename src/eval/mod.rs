@@ -19,7 +19,7 @@ use shakmaty::{Chess, Color, Position, Role};
 pub use params::{EvalParams, DEFAULT_PARAMS, S};
 
 /// Version of the evaluation code: bump it when a term changes meaning.
-const CODE_VERSION: u32 = 9;
+const CODE_VERSION: u32 = 10;
 
 /// Fingerprint of the evaluation (code version and every weight, FNV-1a): learn files record it,
 /// so learned scores are never applied to an evaluation they were not measured with.
@@ -630,6 +630,77 @@ mod tests {
         // stands between the white e1 rook and the black e8 king (a discovered check, not a pin).
         let t = Coeffs::traced(&pos("4k3/8/8/4N3/8/8/8/4RK2 b - - 0 1"));
         assert_eq!(t.get(params::PINNED + 1), 0, "the e5 knight is white's");
+    }
+
+    #[test]
+    fn hanging_pawns_and_double_attacks() {
+        // The e3 knight attacks the d5 pawn, which nothing defends; an e6 pawn defends it.
+        let t = Coeffs::traced(&pos("4k3/8/8/3p4/8/4N3/8/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::HANGING_PAWN), 1, "d5 hangs");
+        let t = Coeffs::traced(&pos("4k3/8/4p3/3p4/8/4N3/8/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::HANGING_PAWN), 0, "e6 defends d5");
+        // The d5 knight: attacked by the e3 knight and the d1 rook, defended by the e6 pawn only.
+        let t = Coeffs::traced(&pos("4k3/8/4p3/3n4/8/4N3/8/3RK3 w - - 0 1"));
+        assert_eq!(
+            t.get(params::THREAT_DOUBLE),
+            1,
+            "two attackers, one defender"
+        );
+        // A b6 knight defends it a second time (two pawns on one square would count once).
+        let t = Coeffs::traced(&pos("4k3/8/1n2p3/3n4/8/4N3/8/3RK3 w - - 0 1"));
+        assert_eq!(t.get(params::THREAT_DOUBLE), 0, "two defenders");
+        // Without the rook it is attacked once.
+        let t = Coeffs::traced(&pos("4k3/8/4p3/3n4/8/4N3/8/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::THREAT_DOUBLE), 0, "one attacker");
+        // A pawn and a piece attack twice: the c4 pawn and the e3 knight on d5, the black queen
+        // on d5 defended by the e6 pawn only (black's own threats on white are nil here).
+        let t = Coeffs::traced(&pos("4k3/8/4p3/3q4/2P5/4N3/8/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::THREAT_DOUBLE), 1, "pawn and knight");
+        // The same on a pawn: d5 attacked by the e3 knight and the d1 rook, defended by e6 only.
+        let t = Coeffs::traced(&pos("4k3/8/4p3/3p4/8/4N3/8/3RK3 w - - 0 1"));
+        assert_eq!(t.get(params::THREAT_DOUBLE_PAWN), 1, "d5 pawn");
+    }
+
+    #[test]
+    fn queen_attacks_restriction_and_queen_protection() {
+        // Black's queen on d8; the d4 knight reaches c6 and e6, both squares that attack d8. c6 is
+        // safe; the f7 pawn covers e6.
+        let t = Coeffs::traced(&pos("3qk3/5p2/8/8/3N4/8/8/4K3 w - - 0 1"));
+        assert_eq!(t.get(params::KNIGHT_ON_QUEEN), 1, "Nd4-c6, not e6");
+        // The c1 bishop reaches g5, on the queen's diagonal; the queen covers g5 too, so it counts
+        // only when the f3 knight attacks g5 as well.
+        let t = Coeffs::traced(&pos("3qk3/8/8/8/8/5N2/8/2B1K3 w - - 0 1"));
+        assert_eq!(
+            t.get(params::SLIDER_ON_QUEEN),
+            1,
+            "Bc1-g5, backed by the f3 knight"
+        );
+        let t = Coeffs::traced(&pos("3qk3/8/8/8/8/8/8/2B1K3 w - - 0 1"));
+        assert_eq!(
+            t.get(params::SLIDER_ON_QUEEN),
+            0,
+            "g5 covered by the queen, attacked once"
+        );
+        // Restricted: squares both sides attack that the defender holds neither by a pawn nor
+        // twice against our once. g7 and g8 are contested by the g1 rook (and the f5 knight on g7)
+        // and the h8 king: white restricts both; black restricts g8 only, since white holds g7
+        // twice.
+        let t = Coeffs::traced(&pos("7k/8/8/5N2/8/8/8/K5R1 w - - 0 1"));
+        assert_eq!(t.get(params::RESTRICTED), 2 - 1);
+        // The d5 knight, attacked by the d1 rook, is defended by the d8 queen alone; an e6 pawn
+        // holds it strongly.
+        let t = Coeffs::traced(&pos("3qk3/8/8/3n4/8/8/8/3RK3 w - - 0 1"));
+        assert_eq!(
+            t.get(params::WEAK_QUEEN_PROTECTION),
+            1,
+            "d5 held by the queen alone"
+        );
+        let t = Coeffs::traced(&pos("3qk3/8/4p3/3n4/8/8/8/3RK3 w - - 0 1"));
+        assert_eq!(
+            t.get(params::WEAK_QUEEN_PROTECTION),
+            0,
+            "the e6 pawn holds d5"
+        );
     }
 
     #[test]

@@ -154,6 +154,21 @@ layout! {
     COMPLEXITY = 6, "complexity";
     /// Our pieces and pawns pinned to our king by an enemy slider, by role (pawn … queen).
     PINNED = 5, "pinned";
+    /// Enemy pawns we attack that nothing of theirs defends.
+    HANGING_PAWN = 1, "hanging_pawn";
+    /// Enemy pieces (not pawns or the king) we attack twice that they defend only once.
+    THREAT_DOUBLE = 1, "threat_double";
+    /// Enemy pawns we attack twice that they defend only once.
+    THREAT_DOUBLE_PAWN = 1, "threat_double_pawn";
+    /// Squares a knight of ours can go to safely and attack the enemy queen from.
+    KNIGHT_ON_QUEEN = 1, "knight_on_queen";
+    /// Squares a bishop or rook of ours can go to safely and attack the enemy queen from.
+    SLIDER_ON_QUEEN = 1, "slider_on_queen";
+    /// Squares both sides attack that the enemy does not hold strongly (by a pawn, or twice when we
+    /// attack once): their pieces' moves we restrict.
+    RESTRICTED = 1, "restricted";
+    /// Enemy pieces or pawns we attack, not strongly held, that only their queen defends.
+    WEAK_QUEEN_PROTECTION = 1, "weak_queen_protection";
 }
 
 /// Every evaluation weight.

@@ -4,8 +4,10 @@
 //! king distances), bishop pair, bishops hemmed in by rammed pawns and bishops on a long diagonal,
 //! minors shielded by a pawn in front and their distance to their king, knights and rooks by the
 //! number of own pawns, rooks on open files, on the seventh, behind passers and trapped by their
-//! king, outposts, threats (by pawns, pieces, the king and pawn pushes) and hanging pieces,
-//! weak squares around the enemy king, pieces pinned to their king, tempo.
+//! king, outposts, threats (by pawns, pieces, the king and pawn pushes; double attacks on pieces
+//! and pawns defended once; safe squares to attack the queen from; pieces that only the queen
+//! defends), hanging pieces and pawns, squares where we restrict the enemy's pieces, weak squares
+//! around the enemy king, pieces pinned to their king, tempo.
 //! Written once over an [`Acc`]umulator, so the same code sums scores for the search and records
 //! feature counts for the tuner.
 
@@ -40,6 +42,9 @@ struct Attacks {
     queens: Bitboard,
     king: Bitboard,
     all: Bitboard,
+    /// Squares attacked at least twice (by a pawn and a piece, two pieces, or a piece and the king;
+    /// two pawns attacking one square count once).
+    double: Bitboard,
 }
 
 /// The a1-h8 and h1-a8 diagonals: only a bishop there can see two centre squares
@@ -82,6 +87,8 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
         let a = &mut attacks[c];
         a.pawns = our_pawn_attacks;
         a.king = our_king.map_or(Bitboard(0), king_attacks);
+        // Squares attacked so far, and those attacked at least twice.
+        let (mut seen, mut double) = (our_pawn_attacks, Bitboard(0));
         if let Some(k) = our_king {
             for sq in crate::board::pinned(board, color, k) {
                 if let Some(role) = board.role_at(sq) {
@@ -103,6 +110,8 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
                     Role::Queen => queen_attacks(sq, occ),
                     _ => continue,
                 };
+                double |= seen & att;
+                seen |= att;
                 let mobility = (att & area).count();
                 let zone_hits = (att & zone).count() as i32;
                 if zone_hits > 0 {
@@ -189,6 +198,7 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
             }
         }
         a.all = a.pawns | a.knights | a.bishops | a.rooks | a.queens | a.king;
+        a.double = double | (seen & a.king);
 
         if (board.bishops() & ours).more_than_one() {
             acc.add(white, BISHOP_PAIR, 1);
@@ -228,6 +238,41 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
         acc.add(white, HANGING, loose.count() as i32);
         let king_prey = theirs & !board.kings() & us.king & !them.all;
         acc.add(white, THREAT_BY_KING, king_prey.count() as i32);
+        let loose_pawns = theirs & board.pawns() & us.all & !them.all;
+        acc.add(white, HANGING_PAWN, loose_pawns.count() as i32);
+        // Pieces we attack twice that they defend only once.
+        let overloaded = pieces & us.double & them.all & !them.double;
+        acc.add(white, THREAT_DOUBLE, overloaded.count() as i32);
+        let pawns_overloaded = theirs & board.pawns() & us.double & them.all & !them.double;
+        acc.add(white, THREAT_DOUBLE_PAWN, pawns_overloaded.count() as i32);
+        // Held strongly: by a pawn, or twice where we attack at most once.
+        let strong = them.pawns | (them.double & !us.double);
+        acc.add(
+            white,
+            RESTRICTED,
+            (them.all & !strong & us.all).count() as i32,
+        );
+        let weak = theirs & !strong & us.all;
+        acc.add(
+            white,
+            WEAK_QUEEN_PROTECTION,
+            (weak & them.queens).count() as i32,
+        );
+        // Safe squares to attack their (single) queen from.
+        if let Some(q) = (board.queens() & theirs).single_square() {
+            let safe = !them.pawns & !board.by_color(color) & (!them.all | us.double);
+            acc.add(
+                white,
+                KNIGHT_ON_QUEEN,
+                (knight_attacks(q) & us.knights & safe).count() as i32,
+            );
+            let sliders = (bishop_attacks(q, occ) & us.bishops) | (rook_attacks(q, occ) & us.rooks);
+            acc.add(
+                white,
+                SLIDER_ON_QUEEN,
+                (sliders & safe & us.double).count() as i32,
+            );
+        }
 
         // Pieces a safe pawn push would attack.
         let pushed = pawn_pushes(color, board.pawns() & board.by_color(color)) & !occ;
