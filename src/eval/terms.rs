@@ -87,8 +87,6 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
         let a = &mut attacks[c];
         a.pawns = our_pawn_attacks;
         a.king = our_king.map_or(Bitboard(0), king_attacks);
-        // Squares attacked so far, and those attacked at least twice.
-        let (mut seen, mut double) = (our_pawn_attacks, Bitboard(0));
         if let Some(k) = our_king {
             for sq in crate::board::pinned(board, color, k) {
                 if let Some(role) = board.role_at(sq) {
@@ -96,6 +94,9 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
                 }
             }
         }
+
+        // Squares attacked so far, and those attacked at least twice.
+        let (mut seen, mut double) = (our_pawn_attacks, Bitboard(0));
 
         for role in Role::ALL {
             let r = role as usize - 1;
@@ -234,17 +235,20 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
         }
         // Their pieces other than pawns and the king.
         let pieces = theirs & !board.pawns() & !board.kings();
-        let loose = pieces & us.all & !them.all;
-        acc.add(white, HANGING, loose.count() as i32);
-        let king_prey = theirs & !board.kings() & us.king & !them.all;
+        let their_pawns = theirs & board.pawns();
+        // Their men we attack that nothing defends, and those we attack twice that they defend once.
+        let loose = theirs & us.all & !them.all;
+        let outnumbered = theirs & us.double & them.all & !them.double;
+        acc.add(white, HANGING, (pieces & loose).count() as i32);
+        acc.add(white, HANGING_PAWN, (their_pawns & loose).count() as i32);
+        acc.add(white, THREAT_DOUBLE, (pieces & outnumbered).count() as i32);
+        acc.add(
+            white,
+            THREAT_DOUBLE_PAWN,
+            (their_pawns & outnumbered).count() as i32,
+        );
+        let king_prey = loose & us.king & !board.kings();
         acc.add(white, THREAT_BY_KING, king_prey.count() as i32);
-        let loose_pawns = theirs & board.pawns() & us.all & !them.all;
-        acc.add(white, HANGING_PAWN, loose_pawns.count() as i32);
-        // Pieces we attack twice that they defend only once.
-        let overloaded = pieces & us.double & them.all & !them.double;
-        acc.add(white, THREAT_DOUBLE, overloaded.count() as i32);
-        let pawns_overloaded = theirs & board.pawns() & us.double & them.all & !them.double;
-        acc.add(white, THREAT_DOUBLE_PAWN, pawns_overloaded.count() as i32);
         // Held strongly: by a pawn, or twice where we attack at most once.
         let strong = them.pawns | (them.double & !us.double);
         acc.add(
