@@ -19,7 +19,7 @@ use shakmaty::{Chess, Color, Position, Role};
 pub use params::{EvalParams, DEFAULT_PARAMS, S};
 
 /// Version of the evaluation code: bump it when a term changes meaning.
-const CODE_VERSION: u32 = 10;
+const CODE_VERSION: u32 = 11;
 
 /// Fingerprint of the evaluation (code version and every weight, FNV-1a): learn files record it,
 /// so learned scores are never applied to an evaluation they were not measured with.
@@ -466,12 +466,18 @@ mod tests {
         assert_eq!(t.get(params::HANGING), 1);
         assert_eq!(t.get(params::THREAT_BY_MINOR + 4), 1);
         // King danger: white's queen (h5, 5 units) and knight (g5, 2 units) reach the zone of the king
-        // on g8; no check is safe (h7 is defended by the king). Black attacks nothing, so its
-        // zero units count in the table's first entry, with black's sign.
+        // on g8; no check is safe, Qxh7+ and Qxf7+ are two unsafe ones (h7 is defended by the
+        // king, f7 by the king and the rook), and h7 is a weak zone square (only the king defends
+        // it): 7 + 2 + 1. Black attacks nothing, so its zero units count in the table's first
+        // entry, with black's sign.
         let t = Coeffs::traced(&pos("r1b2rk1/ppp2ppp/8/6NQ/8/8/PPP2PPP/R1B3K1 w - - 0 1"));
-        assert_eq!(t.get(params::KING_DANGER + 7), 1);
+        assert_eq!(t.get(params::KING_DANGER + 10), 1);
         assert_eq!(t.get(params::KING_DANGER), -1);
-        // Without the white queen the knight's 2 units are halved.
+        // A bishop on b3 instead of c1 reaches the zone (f7, 2 units) and pins the f7 pawn to the
+        // king (1 more).
+        let t = Coeffs::traced(&pos("r1b2rk1/ppp2ppp/8/6NQ/8/1B6/PPP2PPP/R5K1 w - - 0 1"));
+        assert_eq!(t.get(params::KING_DANGER + 13), 1);
+        // Without the white queen the knight's 2 units and the weak h7 are halved.
         let t = Coeffs::traced(&pos("r1b2rk1/ppp2ppp/8/6N1/8/8/PPP2PPP/R1B3K1 w - - 0 1"));
         assert_eq!(t.get(params::KING_DANGER + 1), 1);
         // KR v KB without pawns is scaled down for the side ahead.
@@ -701,6 +707,52 @@ mod tests {
             0,
             "the e6 pawn holds d5"
         );
+    }
+
+    #[test]
+    fn shelter_files_defenders_and_queen_pins() {
+        // White: king g1, pawns f2 g2 h3, knight f1, a black pawn storming on g4. Black: king e8,
+        // no pawns near it.
+        let t = Coeffs::traced(&pos("4k3/8/8/8/6p1/7P/5PP1/5NK1 w - - 0 1"));
+        // Shelter files f (2 from the edge), g (the king's file, 1), h (0): 32·own + 8·edge + rank.
+        assert_eq!(t.get(params::SHELTER_FILE + 16 + 1), 1, "f2");
+        assert_eq!(t.get(params::SHELTER_FILE + 32 + 8 + 1), 1, "g2");
+        assert_eq!(t.get(params::SHELTER_FILE + 2), 1, "h3");
+        // Black's d, e and f files are empty: ranks 0, e being its king's file.
+        assert_eq!(t.get(params::SHELTER_FILE + 32 + 24), -1, "e file");
+        assert_eq!(t.get(params::SHELTER_FILE + 24), -1, "d file");
+        // g4 is on white's fourth rank (relative rank 3) and not blocked (g3 is empty); white's f
+        // and h files have no storming pawn (rank 0), nor have black's d and e files.
+        assert_eq!(t.get(params::STORM_FILE + 8 + 3), 1, "g4");
+        assert_eq!(t.get(params::STORM_FILE), 1, "h file, empty");
+        assert_eq!(t.get(params::STORM_FILE + 16), 1, "white's f file");
+        assert_eq!(
+            t.get(params::STORM_FILE + 16 + 6),
+            -1,
+            "f2 storms black's f file"
+        );
+        assert_eq!(t.get(params::STORM_FILE + 24), -2, "black's d and e files");
+        // Defenders in the king zone: f1, f2, g2 for white (h3 is outside it), none for black.
+        assert_eq!(t.get(params::KING_DEFENDERS + 3), 1);
+        assert_eq!(t.get(params::KING_DEFENDERS), -1);
+        // A knight between the white queen and a black bishop; then a black knight between a black
+        // rook and the white queen (a discovered attack).
+        let t = Coeffs::traced(&pos("4k3/8/8/8/b7/8/2N5/3QK3 w - - 0 1"));
+        assert_eq!(t.get(params::QUEEN_RELATIVE_PIN), 1, "Ba4, Nc2, Qd1");
+        let t = Coeffs::traced(&pos("3rk3/8/3n4/8/8/8/8/3QK3 w - - 0 1"));
+        assert_eq!(t.get(params::QUEEN_RELATIVE_PIN), 1, "Rd8, Nd6, Qd1");
+        // Not a pin: nothing between (a plain attack), two men between, or a queen behind.
+        for fen in [
+            "4k3/8/8/8/b7/8/8/3QK3 w - - 0 1",
+            "4k3/8/8/8/b7/1P6/2N5/3QK3 w - - 0 1",
+            "4k3/8/8/8/q7/8/2N5/3QK3 w - - 0 1",
+        ] {
+            assert_eq!(
+                Coeffs::traced(&pos(fen)).get(params::QUEEN_RELATIVE_PIN),
+                0,
+                "{fen}"
+            );
+        }
     }
 
     #[test]

@@ -73,7 +73,10 @@ layout! {
     /// Safe checking squares we attack, by checker (knight, bishop, rook, queen).
     SAFE_CHECK = 4, "safe_check";
     /// King danger by the attack units `u` on the enemy king (capped at [`KING_DANGER_CAP`]), one
-    /// weight per value of `u`, so the tuner fits the whole (non-linear) curve.
+    /// weight per value of `u`, so the tuner fits the whole (non-linear) curve. `u` adds up the
+    /// pieces reaching the king zone (knight or bishop 2, rook 3, queen 5), two per safe check,
+    /// one per unsafe check, per weak zone square and per man pinned to the king; halved when
+    /// the attacker has no queen (see `terms.rs`).
     KING_DANGER = KING_DANGER_CAP as usize + 1, "king_danger";
     /// Pawn shelter: per file around our king, the relative rank of our nearest pawn (0 = none).
     SHELTER = 8, "shelter";
@@ -169,6 +172,23 @@ layout! {
     RESTRICTED = 1, "restricted";
     /// Enemy pieces or pawns we attack, not strongly held, that only their queen defends.
     WEAK_QUEEN_PROTECTION = 1, "weak_queen_protection";
+    /// Correction to `shelter` by the shelter file: whether it is the king's own file, the file's
+    /// distance to the board's edge (a/h = 0 … d/e = 3) and the shelter pawn's relative rank
+    /// (0 = no pawn), index `own · 32 + edge · 8 + rank`.
+    SHELTER_FILE = 64, "shelter_file";
+    /// Correction to `pawn_storm` and `pawn_storm_blocked` by the file's distance to the edge:
+    /// index `blocked · 32 + edge · 8 + rank` (rank 0 = no enemy pawn on the file, unblocked).
+    STORM_FILE = 64, "storm_file";
+    /// Our pawns, knights and bishops in our own king zone (the king's square and its
+    /// neighbours), by count (0..=8).
+    KING_DEFENDERS = 9, "king_defenders";
+    /// Our queen on a line with an enemy bishop or rook, one man between them: a pin against the
+    /// queen or a discovered attack on it.
+    QUEEN_RELATIVE_PIN = 1, "queen_relative_pin";
+    /// Correction to `isolated` by the pawn's file distance to the edge (a/h = 0 … d/e = 3).
+    ISOLATED_FILE = 4, "isolated_file";
+    /// Correction to `backward` by the pawn's relative rank.
+    BACKWARD_RANK = 8, "backward_rank";
 }
 
 /// Every evaluation weight.

@@ -1,6 +1,6 @@
 //! Pawn structure: passed, candidate passed, isolated, doubled, backward and connected pawns
 //! (phalanxes and the number of defending pawns on top; isolated and backward pawns once more when
-//! no enemy pawn stands ahead on their file), computed from the two pawn bitboards alone and
+//! no enemy pawn stands ahead on their file, and corrected by file and by rank), computed from the two pawn bitboards alone and
 //! cached per thread in a small pawn hash table keyed by those bitboards (an exact key: no
 //! collisions). The passers found here are also handed to the terms that need the rest of the
 //! board (blocked passers, king distances, complexity).
@@ -10,8 +10,8 @@ use std::cell::RefCell;
 use shakmaty::{Bitboard, Color, Square};
 
 use super::params::{
-    BACKWARD, CANDIDATE_PASSER, CONNECTED, DOUBLED, ISOLATED, PASSED, PAWN_SUPPORTERS, PHALANX, S,
-    WEAK_UNOPPOSED,
+    BACKWARD, BACKWARD_RANK, CANDIDATE_PASSER, CONNECTED, DOUBLED, ISOLATED, ISOLATED_FILE, PASSED,
+    PAWN_SUPPORTERS, PHALANX, S, WEAK_UNOPPOSED,
 };
 use super::Acc;
 
@@ -153,6 +153,7 @@ pub fn evaluate<A: Acc>(
             }
             if adjacent_files(f) & ours.0 == 0 {
                 acc.add(white, ISOLATED, 1);
+                acc.add(white, ISOLATED_FILE + f.min(7 - f), 1);
                 if unopposed {
                     acc.add(white, WEAK_UNOPPOSED, 1);
                 }
@@ -160,6 +161,7 @@ pub fn evaluate<A: Acc>(
                 && stop_square(sq, white).is_some_and(|stop| their_attacks.contains(stop))
             {
                 acc.add(white, BACKWARD, 1);
+                acc.add(white, BACKWARD_RANK + rank, 1);
                 if unopposed {
                     acc.add(white, WEAK_UNOPPOSED + 1, 1);
                 }
@@ -298,6 +300,9 @@ mod tests {
         assert!(p[1].is_empty(), "d4/d5 and h4 stop e7 and g7");
         assert_eq!(c.get(DOUBLED), 1, "d4 has d5 ahead");
         assert_eq!(c.get(ISOLATED), 3 - 2, "d4 d5 h4 against e7 g7");
+        assert_eq!(c.get(ISOLATED_FILE + 3), 2 - 1, "d4 d5 against e7");
+        assert_eq!(c.get(ISOLATED_FILE), 1, "h4");
+        assert_eq!(c.get(ISOLATED_FILE + 1), -1, "g7");
         assert_eq!(c.get(CONNECTED + 2), 1, "a2 defends b3");
         assert_eq!(c.get(PASSED + 1) + c.get(PASSED + 2), 2);
         let (c, p) = terms("4k3/6p1/8/3P4/8/8/8/4K3 w - - 0 1");
@@ -308,6 +313,7 @@ mod tests {
         // e3 cannot be supported (d4 is ahead) and f5 attacks e4: backward.
         let (c, _) = terms("4k3/8/8/5p2/3P4/4P3/8/4K3 w - - 0 1");
         assert_eq!(c.get(BACKWARD), 1);
+        assert_eq!(c.get(BACKWARD_RANK + 2), 1, "e3 is on white's third rank");
     }
 
     #[test]

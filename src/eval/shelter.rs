@@ -1,5 +1,6 @@
-//! King shelter and pawn storm: for each king, its own pawns in front of it, the enemy pawns
-//! coming at it, pawnless flanks, open files and the distance to its nearest own pawn. These terms
+//! King shelter and pawn storm: for each king, its own pawns in front of it and the enemy pawns
+//! coming at it (by rank, with a correction by file: the king's own file or not, and the distance
+//! to the edge), pawnless flanks, open files and the distance to its nearest own pawn. These terms
 //! read only the pawns and the two king squares, so the pawn hash table
 //! ([`super::pawns::cached`]) keeps their score beside the pawn structure's and recomputes it only
 //! when a king has moved.
@@ -8,7 +9,7 @@ use shakmaty::{Bitboard, Color, Square};
 
 use super::params::{
     KING_OPEN_FILE, KING_PAWNLESS_FLANK, KING_PAWN_DISTANCE, KING_SEMI_OPEN_FILE, PAWN_STORM,
-    PAWN_STORM_BLOCKED, SHELTER,
+    PAWN_STORM_BLOCKED, SHELTER, SHELTER_FILE, STORM_FILE,
 };
 use super::pawns::{file_mask, relative_rank, stop_square};
 use super::Acc;
@@ -67,14 +68,18 @@ pub fn evaluate<A: Acc>(pawns: [Bitboard; 2], kings: [Option<Square>; 2], acc: &
         };
         for f in kf.clamp(1, 6) - 1..=kf.clamp(1, 6) + 1 {
             let file = file_mask(f);
+            // The file's place: 32 for the king's own file, plus 8 per file from the edge.
+            let place = 32 * usize::from(f == kf) + 8 * f.min(7 - f);
             let shelter = nearest(ours.0 & file & level_or_ahead);
-            acc.add(
-                white,
-                SHELTER + shelter.map_or(0, |p| relative_rank(p, color)),
-                1,
-            );
+            let rank = shelter.map_or(0, |p| relative_rank(p, color));
+            acc.add(white, SHELTER + rank, 1);
+            acc.add(white, SHELTER_FILE + place + rank, 1);
+            let edge = place % 32;
             match nearest(theirs.0 & file & ahead) {
-                None => acc.add(white, PAWN_STORM, 1),
+                None => {
+                    acc.add(white, PAWN_STORM, 1);
+                    acc.add(white, STORM_FILE + edge, 1);
+                }
                 Some(p) => {
                     let blocked = stop_square(p, !white).is_some_and(|s| ours.contains(s));
                     let group = if blocked {
@@ -82,7 +87,13 @@ pub fn evaluate<A: Acc>(pawns: [Bitboard; 2], kings: [Option<Square>; 2], acc: &
                     } else {
                         PAWN_STORM
                     };
-                    acc.add(white, group + relative_rank(p, color), 1);
+                    let rank = relative_rank(p, color);
+                    acc.add(white, group + rank, 1);
+                    acc.add(
+                        white,
+                        STORM_FILE + 32 * usize::from(blocked) + edge + rank,
+                        1,
+                    );
                 }
             }
         }

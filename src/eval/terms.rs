@@ -1,5 +1,6 @@
 //! The evaluation terms beyond pawn structure: material and piece-square tables, mobility, king
-//! safety (zone attacks, safe checks, king danger; shelter and storms are in [`super::shelter`]),
+//! safety (zone attacks, safe checks, king danger from attackers, checks, weak zone squares and
+//! pins; defenders in the king zone; shelter and storms are in [`super::shelter`]),
 //! passed-pawn terms that need the whole board (blocked, free to advance, free path to promotion,
 //! king distances), bishop pair, bishops hemmed in by rammed pawns and bishops on a long diagonal,
 //! minors shielded by a pawn in front and their distance to their king, knights and rooks by the
@@ -7,12 +8,13 @@
 //! king, outposts, threats (by pawns, pieces, the king and pawn pushes; double attacks on pieces
 //! and pawns defended once; safe squares to attack the queen from; pieces that only the queen
 //! defends), hanging pieces and pawns, squares where we restrict the enemy's pieces, weak squares
-//! around the enemy king, pieces pinned to their king, tempo.
+//! around the enemy king, pieces pinned to their king, a queen pinned or under a discovered
+//! attack by a bishop or rook, tempo.
 //! Written once over an [`Acc`]umulator, so the same code sums scores for the search and records
 //! feature counts for the tuner.
 
 use shakmaty::attacks::{
-    bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks,
+    between, bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks,
 };
 use shakmaty::{Bitboard, Board, Color, Role, Square};
 
@@ -67,6 +69,8 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
     });
     // King-danger attack units per attacking side: pieces reaching the enemy king zone.
     let mut units = [0i32; 2];
+    // Men pinned to their own king, per side.
+    let mut pins = [0i32; 2];
     for color in Color::ALL {
         let c = usize::from(color == Color::Black);
         let white = color == Color::White;
@@ -90,6 +94,7 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
         if let Some(k) = our_king {
             for sq in crate::board::pinned(board, color, k) {
                 if let Some(role) = board.role_at(sq) {
+                    pins[c] += 1;
                     acc.add(white, PINNED + role as usize - 1, 1);
                 }
             }
@@ -203,6 +208,22 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
 
         if (board.bishops() & ours).more_than_one() {
             acc.add(white, BISHOP_PAIR, 1);
+        }
+        if our_king.is_some() {
+            let defenders = (our_pawns | board.knights() | board.bishops()) & ours & zones[c];
+            acc.add(white, KING_DEFENDERS + defenders.count(), 1);
+        }
+        for q in board.queens() & ours {
+            let theirs = board.by_color(!color);
+            let snipers = ((bishop_attacks(q, Bitboard(0)) & board.bishops())
+                | (rook_attacks(q, Bitboard(0)) & board.rooks()))
+                & theirs;
+            if snipers
+                .into_iter()
+                .any(|s| (between(q, s) & occ).count() == 1)
+            {
+                acc.add(white, QUEEN_RELATIVE_PIN, 1);
+            }
         }
     }
 
@@ -334,17 +355,27 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
             for (i, &n) in checks.iter().enumerate() {
                 acc.add(white, SAFE_CHECK + i, n);
             }
-            // King danger: the attack units plus two per safe check, halved without a queen.
-            let mut u = units[c] + 2 * checks.iter().sum::<i32>();
+            // Zone squares we attack that only their king or queen (or nothing) defends.
+            let defenders = them.pawns | them.knights | them.bishops | them.rooks;
+            let weak = zones[1 - c] & us.all & !defenders;
+            acc.add(white, WEAK_KING_ZONE, weak.count() as i32);
+            // Checking squares they defend (not occupied by us).
+            let checking = (knight_attacks(k) & us.knights)
+                | (diag & (us.bishops | us.queens))
+                | (line & (us.rooks | us.queens));
+            let unsafe_checks = (checking & them.all & !board.by_color(color)).count() as i32;
+            // King danger: the attack units, two per safe check, one per unsafe check, per weak
+            // zone square and per man pinned to their king; halved without a queen.
+            let mut u = units[c]
+                + 2 * checks.iter().sum::<i32>()
+                + unsafe_checks
+                + weak.count() as i32
+                + pins[1 - c];
             if (board.queens() & board.by_color(color)).is_empty() {
                 u /= 2;
             }
             let u = u.min(KING_DANGER_CAP);
             acc.add(white, KING_DANGER + u as usize, 1);
-            // Zone squares we attack that only their king or queen (or nothing) defends.
-            let defenders = them.pawns | them.knights | them.bishops | them.rooks;
-            let weak = zones[1 - c] & us.all & !defenders;
-            acc.add(white, WEAK_KING_ZONE, weak.count() as i32);
         }
     }
 
