@@ -2,7 +2,7 @@
 //! Tuned by trine-tune on dg9.txt, dg10.txt:
 //! 3416151 positions (3070024 training, 346127 validation; 0 malformed lines skipped).
 //! K = 2.0955 (starting error against the results 0.084675), lambda = 0.1, lr = 1, l2 = 1e-10.
-//! Epochs 501 of 1000 (best weights after 400); frozen: material[king].
+//! Epochs 501 of 1000 (best weights after 400); frozen: `material[king]`.
 //! Training error 0.005212 -> 0.004947, validation error 0.005279 -> 0.005030.
 
 use super::params::{s, LEN, S};

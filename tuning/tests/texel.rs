@@ -314,7 +314,7 @@ fn the_cli_writes_a_weights_file() {
         "K = ",
         "lambda = 0.5",
         "Epochs 3 of 3",
-        "frozen: material[king], pst",
+        "frozen: `material[king]`, `pst`",
     ] {
         assert!(src.contains(needle), "header lacks '{needle}':\n{src}");
     }

@@ -39,11 +39,12 @@ pub fn header(
             String::new()
         }
     );
-    let frozen = if cfg.freeze.is_empty() {
-        "material[king]".to_string()
-    } else {
-        format!("material[king], {}", cfg.freeze.join(", "))
-    };
+    // In backticks, so that rustdoc does not read `material[king]` as a link.
+    let frozen: Vec<String> = std::iter::once("material[king]")
+        .chain(cfg.freeze.iter().map(String::as_str))
+        .map(|g| format!("`{g}`"))
+        .collect();
+    let frozen = frozen.join(", ");
     let _ = writeln!(
         h,
         "Epochs {} of {} (best weights after {}); frozen: {frozen}.",
