@@ -68,13 +68,16 @@ pub fn evaluate<A: Acc>(pawns: [Bitboard; 2], kings: [Option<Square>; 2], acc: &
         };
         for f in kf.clamp(1, 6) - 1..=kf.clamp(1, 6) + 1 {
             let file = file_mask(f);
-            // The file's place: 32 for the king's own file, plus 8 per file from the edge.
-            let place = 32 * usize::from(f == kf) + 8 * f.min(7 - f);
+            // 8 per file from the edge; the shelter adds 32 on the king's own file.
+            let edge = 8 * f.min(7 - f);
             let shelter = nearest(ours.0 & file & level_or_ahead);
             let rank = shelter.map_or(0, |p| relative_rank(p, color));
             acc.add(white, SHELTER + rank, 1);
-            acc.add(white, SHELTER_FILE + place + rank, 1);
-            let edge = place % 32;
+            acc.add(
+                white,
+                SHELTER_FILE + 32 * usize::from(f == kf) + edge + rank,
+                1,
+            );
             match nearest(theirs.0 & file & ahead) {
                 None => {
                     acc.add(white, PAWN_STORM, 1);

@@ -214,10 +214,9 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
             acc.add(white, KING_DEFENDERS + defenders.count(), 1);
         }
         for q in board.queens() & ours {
-            let theirs = board.by_color(!color);
             let snipers = ((bishop_attacks(q, Bitboard(0)) & board.bishops())
                 | (rook_attacks(q, Bitboard(0)) & board.rooks()))
-                & theirs;
+                & !ours;
             if snipers
                 .into_iter()
                 .any(|s| (between(q, s) & occ).count() == 1)
@@ -343,27 +342,27 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
         }
 
         if let Some(k) = their_king {
-            let safe = !them.all & !board.by_color(color);
             let diag = bishop_attacks(k, occ);
             let line = rook_attacks(k, occ);
-            let checks = [
-                (knight_attacks(k) & us.knights & safe).count() as i32,
-                (diag & us.bishops & safe).count() as i32,
-                (line & us.rooks & safe).count() as i32,
-                ((diag | line) & us.queens & safe).count() as i32,
-            ];
+            // Squares each kind of piece of ours could check from (not occupied by us), and
+            // those of them the defender does not cover.
+            let checking = [
+                knight_attacks(k) & us.knights,
+                diag & us.bishops,
+                line & us.rooks,
+                (diag | line) & us.queens,
+            ]
+            .map(|sq| sq & !board.by_color(color));
+            let checks = checking.map(|sq| (sq & !them.all).count() as i32);
             for (i, &n) in checks.iter().enumerate() {
                 acc.add(white, SAFE_CHECK + i, n);
             }
+            let any_check = checking.iter().fold(Bitboard(0), |a, &b| a | b);
+            let unsafe_checks = (any_check & them.all).count() as i32;
             // Zone squares we attack that only their king or queen (or nothing) defends.
             let defenders = them.pawns | them.knights | them.bishops | them.rooks;
             let weak = zones[1 - c] & us.all & !defenders;
             acc.add(white, WEAK_KING_ZONE, weak.count() as i32);
-            // Checking squares they defend (not occupied by us).
-            let checking = (knight_attacks(k) & us.knights)
-                | (diag & (us.bishops | us.queens))
-                | (line & (us.rooks | us.queens));
-            let unsafe_checks = (checking & them.all & !board.by_color(color)).count() as i32;
             // King danger: the attack units, two per safe check, one per unsafe check, per weak
             // zone square and per man pinned to their king; halved without a queen.
             let mut u = units[c]
