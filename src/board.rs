@@ -1,5 +1,5 @@
 //! The board: a shakmaty [`Chess`] position with an incrementally updated 64-bit Zobrist key, the
-//! pieces pinned to a king ([`pinned`]), and the [`Game`] record (root position, moves played, key
+//! pieces pinned to a king ([`pinned`], from the lone blockers of a line, [`lone_blockers`]), and the [`Game`] record (root position, moves played, key
 //! history since the last irreversible move) that repetition detection and the search start from.
 
 use shakmaty::{
@@ -18,21 +18,38 @@ pub struct Board {
     key: u64,
 }
 
+/// The men of either colour that stand alone between `target` and a slider that would otherwise
+/// reach it along its line: a rook or queen of `rook_snipers` on a rank or file, a bishop or queen
+/// of `bishop_snipers` on a diagonal. Behind [`pinned`] and the evaluation's pins against a queen.
+pub fn lone_blockers(
+    b: &shakmaty::Board,
+    target: Square,
+    rook_snipers: Bitboard,
+    bishop_snipers: Bitboard,
+) -> Bitboard {
+    let snipers = (rook_attacks(target, Bitboard(0)) & rook_snipers)
+        | (bishop_attacks(target, Bitboard(0)) & bishop_snipers);
+    let mut blockers = Bitboard(0);
+    for sniper in snipers {
+        let between = between(target, sniper) & b.occupied();
+        if !between.more_than_one() {
+            blockers |= between;
+        }
+    }
+    blockers
+}
+
 /// The pieces of `color` pinned to its king on `king`: each is the only piece between the king and
 /// an enemy rook, bishop or queen that moves along that line. Used by the quiescence move
 /// generator (a pinned piece stays on its line) and by the evaluation (pinned pieces by role).
 pub fn pinned(b: &shakmaty::Board, color: Color, king: Square) -> Bitboard {
-    let snipers = ((rook_attacks(king, Bitboard(0)) & b.rooks_and_queens())
-        | (bishop_attacks(king, Bitboard(0)) & b.bishops_and_queens()))
-        & b.by_color(!color);
-    let mut pinned = Bitboard(0);
-    for sniper in snipers {
-        let blockers = between(king, sniper) & b.occupied();
-        if !blockers.more_than_one() {
-            pinned |= blockers;
-        }
-    }
-    pinned & b.by_color(color)
+    let theirs = b.by_color(!color);
+    lone_blockers(
+        b,
+        king,
+        b.rooks_and_queens() & theirs,
+        b.bishops_and_queens() & theirs,
+    ) & b.by_color(color)
 }
 
 /// The Zobrist key of a position computed from scratch (the reference the incremental key must match).

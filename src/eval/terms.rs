@@ -14,7 +14,7 @@
 //! feature counts for the tuner.
 
 use shakmaty::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks,
+    bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks,
 };
 use shakmaty::{Bitboard, Board, Color, Role, Square};
 
@@ -214,13 +214,8 @@ pub fn evaluate<A: Acc>(board: &Board, passers: [Bitboard; 2], white_to_move: bo
             acc.add(white, KING_DEFENDERS + defenders.count(), 1);
         }
         for q in board.queens() & ours {
-            let snipers = ((bishop_attacks(q, Bitboard(0)) & board.bishops())
-                | (rook_attacks(q, Bitboard(0)) & board.rooks()))
-                & !ours;
-            if snipers
-                .into_iter()
-                .any(|s| (between(q, s) & occ).count() == 1)
-            {
+            let (rooks, bishops) = (board.rooks() & !ours, board.bishops() & !ours);
+            if crate::board::lone_blockers(board, q, rooks, bishops).any() {
                 acc.add(white, QUEEN_RELATIVE_PIN, 1);
             }
         }
