@@ -1,6 +1,7 @@
 //! The board: a shakmaty [`Chess`] position with an incrementally updated 64-bit Zobrist key, the
-//! pieces pinned to a king ([`pinned`], from the lone blockers of a line, [`lone_blockers`]), and the [`Game`] record (root position, moves played, key
-//! history since the last irreversible move) that repetition detection and the search start from.
+//! pieces pinned to a king ([`pinned`], from the lone blockers of a line, [`lone_blockers`]), and
+//! the [`Game`] record (root position, moves played, key history since the last irreversible move)
+//! that repetition detection and the search start from.
 
 use shakmaty::{
     attacks::{attacks, between, bishop_attacks, rook_attacks},

@@ -1,9 +1,9 @@
 //! Pawn structure: passed, candidate passed, isolated, doubled, backward and connected pawns
 //! (phalanxes and the number of defending pawns on top; isolated and backward pawns once more when
 //! no enemy pawn stands ahead on their file, and corrected by file and by rank), computed from the
-//! two pawn bitboards alone and cached per thread in a small pawn hash table keyed by those bitboards (an exact key: no
-//! collisions). The passers found here are also handed to the terms that need the rest of the
-//! board (blocked passers, king distances, complexity).
+//! two pawn bitboards alone and cached per thread in a small pawn hash table keyed by those
+//! bitboards (an exact key: no collisions). The passers found here are also handed to the terms
+//! that need the rest of the board (blocked passers, king distances, complexity).
 
 use std::cell::RefCell;
 
