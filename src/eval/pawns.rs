@@ -30,6 +30,11 @@ pub const fn adjacent_files(f: usize) -> u64 {
     left | right
 }
 
+/// How far file `f` is from the board's edge: a/h = 0 … d/e = 3.
+pub fn edge_distance(f: usize) -> usize {
+    f.min(7 - f)
+}
+
 /// Ranks strictly ahead of `rank` for white (`white` true) or black.
 const fn ahead(white: bool, rank: usize) -> u64 {
     if white {
@@ -153,7 +158,7 @@ pub fn evaluate<A: Acc>(
             }
             if adjacent_files(f) & ours.0 == 0 {
                 acc.add(white, ISOLATED, 1);
-                acc.add(white, ISOLATED_FILE + f.min(7 - f), 1);
+                acc.add(white, ISOLATED_FILE + edge_distance(f), 1);
                 if unopposed {
                     acc.add(white, WEAK_UNOPPOSED, 1);
                 }

@@ -11,7 +11,7 @@ use super::params::{
     KING_OPEN_FILE, KING_PAWNLESS_FLANK, KING_PAWN_DISTANCE, KING_SEMI_OPEN_FILE, PAWN_STORM,
     PAWN_STORM_BLOCKED, SHELTER, SHELTER_FILE, STORM_FILE,
 };
-use super::pawns::{file_mask, relative_rank, stop_square};
+use super::pawns::{edge_distance, file_mask, relative_rank, stop_square};
 use super::Acc;
 
 /// The files of the king's flank, by the king's file: a-d, c-f or e-h.
@@ -69,7 +69,7 @@ pub fn evaluate<A: Acc>(pawns: [Bitboard; 2], kings: [Option<Square>; 2], acc: &
         for f in kf.clamp(1, 6) - 1..=kf.clamp(1, 6) + 1 {
             let file = file_mask(f);
             // 8 per file from the edge; the shelter adds 32 on the king's own file.
-            let edge = 8 * f.min(7 - f);
+            let edge = 8 * edge_distance(f);
             let shelter = nearest(ours.0 & file & level_or_ahead);
             let rank = shelter.map_or(0, |p| relative_rank(p, color));
             acc.add(white, SHELTER + rank, 1);
