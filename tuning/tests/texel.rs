@@ -1,7 +1,8 @@
 //! The Texel tuner (`trine_tuning::texel`, `trine-tune`): it lowers the training error on the
 //! sample data, recovers a known weight and a known K from synthetic labels, holds a weight back
 //! toward its start under an L2 penalty, parses good lines and counts bad ones, writes a weights
-//! source that round-trips, and its trace model agrees with the engine's own evaluation.
+//! source that round-trips (also with zero epochs and a `--scale-mg` group scaling), and its
+//! trace model agrees with the engine's own evaluation.
 
 use std::io::Cursor;
 use std::path::PathBuf;
@@ -318,6 +319,14 @@ fn the_cli_writes_a_weights_file() {
     ] {
         assert!(src.contains(needle), "header lacks '{needle}':\n{src}");
     }
+    for bad_arg in [["--freeze", "nonsense"], ["--scale-mg", "king_danger"]] {
+        let bad = Command::new(env!("CARGO_BIN_EXE_trine-tune"))
+            .args(["--data", sample_path().to_str().unwrap()])
+            .args(bad_arg)
+            .output()
+            .unwrap();
+        assert!(!bad.status.success(), "{bad_arg:?} was accepted");
+    }
     let bad = Command::new(env!("CARGO_BIN_EXE_trine-tune"))
         .args([
             "--data",
@@ -329,5 +338,39 @@ fn the_cli_writes_a_weights_file() {
         .unwrap();
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown group"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn zero_epochs_with_a_midgame_scale_write_the_scaled_table() {
+    let dir = std::env::temp_dir().join(format!("trine-tune-scale-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("weights.rs");
+    let run = Command::new(env!("CARGO_BIN_EXE_trine-tune"))
+        .args(["--data", sample_path().to_str().unwrap()])
+        .args(["--epochs", "0", "--scale-mg", "king_danger=2", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    let src = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        src.contains("Starting weights: the engine's, midgame `king_danger` x2."),
+        "{src}"
+    );
+    let table = read_table(&src).unwrap();
+    let kd = params::KING_DANGER..params::KING_DANGER + params::KING_DANGER_CAP as usize + 1;
+    for (i, (got, w)) in table.iter().zip(DEFAULT_PARAMS.w).enumerate() {
+        let want = if kd.contains(&i) {
+            S {
+                mg: 2 * w.mg,
+                eg: w.eg,
+            }
+        } else {
+            w
+        };
+        assert_eq!(*got, want, "weight {i}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -11,6 +11,7 @@ use trine::eval::params::{weights_source, LEN, S};
 use trine::eval::DEFAULT_PARAMS;
 
 use super::data::{load, Split};
+use super::optimise::group;
 use super::report::{changes_text, header, largest_changes, read_table};
 use super::tune::{tune, Config};
 
@@ -61,6 +62,11 @@ pub struct Args {
     /// Start from the weights in this file (a weights.rs) instead of the engine's.
     #[arg(long, value_name = "PATH")]
     pub start: Option<PathBuf>,
+    /// Multiply the midgame weights of one group of the starting table by a factor before tuning
+    /// (repeatable; `GROUP=FACTOR`, e.g. `king_danger=1.5`; rounded half to even). With
+    /// `--epochs 0` the scaled table is written as it is; the header records the scaling.
+    #[arg(long = "scale-mg", value_name = "GROUP=FACTOR")]
+    pub scale_mg: Vec<String>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -77,13 +83,23 @@ pub fn run(args: Args) -> Result<(), String> {
             .build_global()
             .map_err(|e| format!("thread pool: {e}"))?;
     }
-    let start: [S; LEN] = match &args.start {
+    let mut start: [S; LEN] = match &args.start {
         Some(p) => {
             let src = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
             read_table(&src).map_err(|e| format!("{}: {e}", p.display()))?
         }
         None => DEFAULT_PARAMS.w,
     };
+    let mut start_note = match &args.start {
+        Some(p) => format!("Starting weights: {}", p.display()),
+        None => "Starting weights: the engine's".to_string(),
+    };
+    for spec in &args.scale_mg {
+        let (label, factor) = parse_scale(spec)?;
+        scale_midgame(&mut start, &label, factor)?;
+        start_note.push_str(&format!(", midgame `{label}` x{factor}"));
+    }
+    start_note.push_str(".\n");
     let cfg = Config {
         epochs: args.epochs,
         lr: args.lr,
@@ -144,6 +160,7 @@ pub fn run(args: Args) -> Result<(), String> {
         &cfg,
         &outcome,
     );
+    let head = start_note + &head;
     eprint!("{head}");
     let table = outcome.table();
     eprintln!("largest changes:");
@@ -158,4 +175,68 @@ pub fn run(args: Args) -> Result<(), String> {
         None => trine::console::text(&source),
     }
     Ok(())
+}
+
+/// `GROUP=FACTOR` of `--scale-mg`.
+fn parse_scale(spec: &str) -> Result<(String, f64), String> {
+    let bad = || format!("--scale-mg {spec}: expected GROUP=FACTOR, e.g. king_danger=1.5");
+    let (label, factor) = spec.split_once('=').ok_or_else(bad)?;
+    let factor: f64 = factor.trim().parse().map_err(|_| bad())?;
+    if !factor.is_finite() {
+        return Err(bad());
+    }
+    Ok((label.trim().to_string(), factor))
+}
+
+/// Multiplies the midgame weights of group `label` of `table` by `factor`, rounding half to even.
+fn scale_midgame(table: &mut [S; LEN], label: &str, factor: f64) -> Result<(), String> {
+    let (start, len) = group(label)?;
+    for w in &mut table[start..start + len] {
+        w.mg = (f64::from(w.mg) * factor).round_ties_even() as i32;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use trine::eval::params::{BISHOP_PAIR, KING_DANGER, KING_DANGER_CAP};
+
+    #[test]
+    fn scaling_touches_only_the_midgame_of_the_named_group() {
+        let mut t = DEFAULT_PARAMS.w;
+        scale_midgame(&mut t, "king_danger", 1.5).unwrap();
+        let kd = KING_DANGER..KING_DANGER + KING_DANGER_CAP as usize + 1;
+        for (i, (after, before)) in t.iter().zip(DEFAULT_PARAMS.w).enumerate() {
+            if kd.contains(&i) {
+                assert_eq!(after.eg, before.eg);
+                assert_eq!(
+                    after.mg,
+                    (f64::from(before.mg) * 1.5).round_ties_even() as i32
+                );
+            } else {
+                assert_eq!(*after, before, "weight {i} changed");
+            }
+        }
+        // Half to even: 3 x 1.5 = 4.5 rounds to 4, 5 x 1.5 = 7.5 to 8.
+        let mut t = DEFAULT_PARAMS.w;
+        t[BISHOP_PAIR].mg = 3;
+        scale_midgame(&mut t, "bishop_pair", 1.5).unwrap();
+        assert_eq!(t[BISHOP_PAIR].mg, 4);
+        t[BISHOP_PAIR].mg = 5;
+        scale_midgame(&mut t, "bishop_pair", 1.5).unwrap();
+        assert_eq!(t[BISHOP_PAIR].mg, 8);
+        assert!(scale_midgame(&mut t, "nonsense", 2.0).is_err());
+    }
+
+    #[test]
+    fn scale_specs_parse_or_say_why_not() {
+        assert_eq!(
+            parse_scale("king_danger=1.5").unwrap(),
+            ("king_danger".to_string(), 1.5)
+        );
+        for bad in ["king_danger", "king_danger=x", "=", "king_danger=inf"] {
+            assert!(parse_scale(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -48,17 +48,25 @@ pub fn trainable(freeze: &[impl AsRef<str>]) -> Result<Vec<bool>, String> {
     mask[2 * king] = false;
     mask[2 * king + 1] = false;
     for label in freeze {
-        let label = label.as_ref();
-        let Some(&(_, start, len)) = GROUPS.iter().find(|g| g.0 == label) else {
-            let labels: Vec<&str> = GROUPS.iter().map(|g| g.0).collect();
-            return Err(format!(
-                "unknown group '{label}' (groups: {})",
-                labels.join(", ")
-            ));
-        };
+        let (start, len) = group(label.as_ref())?;
         mask[2 * start..2 * (start + len)].fill(false);
     }
     Ok(mask)
+}
+
+/// The first weight index and the length of the group labelled `label` (a label of
+/// `trine::eval::params::GROUPS`).
+pub fn group(label: &str) -> Result<(usize, usize), String> {
+    match GROUPS.iter().find(|g| g.0 == label) {
+        Some(&(_, start, len)) => Ok((start, len)),
+        None => {
+            let labels: Vec<&str> = GROUPS.iter().map(|g| g.0).collect();
+            Err(format!(
+                "unknown group '{label}' (groups: {})",
+                labels.join(", ")
+            ))
+        }
+    }
 }
 
 /// Adam (Kingma & Ba) with bias correction.
