@@ -4,8 +4,8 @@
 //! [`eval`] (tapered evaluation), [`tt`] (shared lock-free transposition table), [`search`]
 //! (iterative deepening, PVS with expected node types, quiescence, triangular PV table),
 //! [`smp`] (thread pool, Lazy SMP, split points at expected ALL-nodes), [`time`] (time
-//! management), [`uci`] (protocol), [`bench`], [`perft`] and [`datagen`] (tools), [`console`]
-//! (stdout that never panics on a closed pipe).
+//! management), [`uci`] (protocol), [`bench`](mod@bench), [`perft`] and [`datagen`] (tools),
+//! [`console`] (stdout that never panics on a closed pipe).
 
 pub mod bench;
 pub mod board;

@@ -170,7 +170,9 @@ layout! {
     /// Squares both sides attack that the enemy does not hold strongly (by a pawn, or twice when we
     /// attack once): their pieces' moves we restrict.
     RESTRICTED = 1, "restricted";
-    /// Enemy pieces or pawns we attack, not strongly held, that only their queen defends.
+    /// Enemy men we attack that their queen defends and that are not held strongly (as in
+    /// `restricted`: no pawn defends them, nor two defenders against our one); other defenders
+    /// may be there too. Their king counts when it stands in check beside its queen.
     WEAK_QUEEN_PROTECTION = 1, "weak_queen_protection";
     /// Correction to `shelter` by the shelter file: whether it is the king's own file, the file's
     /// distance to the board's edge (a/h = 0 … d/e = 3) and the shelter pawn's relative rank

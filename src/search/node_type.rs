@@ -70,7 +70,7 @@ impl Outcome {
 /// Confusion matrix of predicted node type (rows) against outcome (columns), counted per thread.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NodeStats {
-    /// counts[predicted][outcome]
+    /// `counts[predicted][outcome]`
     pub counts: [[u64; 3]; 3],
 }
 

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Paired comparison of two Trine builds that played the same opponent on the same openings.
+
+Each build's games come from trine-match PGNs played with the same `--seed` and `--random-order`
+(so game pair k, rounds 2k-1 and 2k, starts from the same opening with colours reversed). For
+every opening pair played by both builds, the difference of their pair scores (0 .. 2 points
+each) is taken; the mean difference and its 95 % interval (1.96 standard errors of the mean) are
+turned into Elo around build B's score. Pairs are matched by seed, round and the FEN tag, so a
+file from another seed or an unfinished batch cannot be paired by mistake.
+
+    paired.py NAME_A NAME_B A-1723.pgn:B-1723.pgn [A-1724.pgn:B-1724.pgn ...]
+
+NAME_A and NAME_B are the builds' player names in the PGNs (the opponent is whoever else played).
+Prints one line per file pair and a pooled line.
+"""
+
+import math
+import re
+import sys
+
+TAG = re.compile(r'^\[(\w+) "(.*)"\]\s*$')
+
+
+def games(path):
+    """Yields the tag dictionary of every game in a PGN file."""
+    tags = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = TAG.match(line)
+            if m:
+                tags[m.group(1)] = m.group(2)
+            elif tags and line.strip() and not line.startswith("["):
+                if "Result" in tags:
+                    yield tags
+                tags = {}
+    if tags and "Result" in tags:
+        yield tags
+
+
+def points(tags, name):
+    """Points `name` scored in the game, or None for an unfinished game or a game without it."""
+    result = tags.get("Result")
+    if result not in ("1-0", "0-1", "1/2-1/2"):
+        return None
+    if tags.get("White") == name:
+        return {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
+    if tags.get("Black") == name:
+        return {"1-0": 0.0, "0-1": 1.0, "1/2-1/2": 0.5}[result]
+    return None
+
+
+def pair_scores(path, name):
+    """{(pair index, opening FEN): pair score} for the complete pairs of `name` in `path`."""
+    by_pair = {}
+    for tags in games(path):
+        p = points(tags, name)
+        if p is None:
+            continue
+        k = (int(tags["Round"]) + 1) // 2
+        by_pair.setdefault(k, []).append((tags.get("FEN", "startpos"), p))
+    out = {}
+    for k, played in by_pair.items():
+        if len(played) == 2 and played[0][0] == played[1][0]:
+            out[(k, played[0][0])] = played[0][1] + played[1][1]
+    return out
+
+
+def elo(score):
+    score = min(max(score, 1e-6), 1 - 1e-6)
+    return -400 * math.log10(1 / score - 1)
+
+
+def summary(diffs, base_scores):
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    se = math.sqrt(var / n)
+    base = sum(base_scores) / (2 * n)
+    to_elo = lambda d: elo(base + d / 2) - elo(base)
+    return n, to_elo(mean), to_elo(mean - 1.96 * se), to_elo(mean + 1.96 * se), base
+
+
+def main(argv):
+    if len(argv) < 4:
+        sys.exit(__doc__)
+    name_a, name_b = argv[1], argv[2]
+    all_diffs, all_base = [], []
+    for spec in argv[3:]:
+        path_a, sep, path_b = spec.partition(":")
+        if not sep:
+            sys.exit(f"{spec}: expected A.pgn:B.pgn")
+        a, b = pair_scores(path_a, name_a), pair_scores(path_b, name_b)
+        common = sorted(set(a) & set(b))
+        if not common:
+            print(f"{spec}: no opening pair played by both")
+            continue
+        diffs = [a[k] - b[k] for k in common]
+        base = [b[k] for k in common]
+        n, d, lo, hi, sb = summary(diffs, base)
+        sa = sum(a[k] for k in common) / (2 * n)
+        print(f"{spec}: {n} pairs, {name_a} {100 * sa:.1f} %, {name_b} {100 * sb:.1f} %, "
+              f"difference {d:+.1f} ({lo:+.1f} .. {hi:+.1f}) Elo")
+        all_diffs += diffs
+        all_base += base
+    if all_diffs:
+        n, d, lo, hi, sb = summary(all_diffs, all_base)
+        sa = sb + sum(all_diffs) / (2 * n)
+        print(f"pooled: {n} pairs, {name_a} {100 * sa:.1f} %, {name_b} {100 * sb:.1f} %, "
+              f"difference {d:+.1f} ({lo:+.1f} .. {hi:+.1f}) Elo")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
