@@ -107,6 +107,19 @@ def main(argv):
         sa = sb + sum(all_diffs) / (2 * n)
         print(f"pooled: {n} pairs, {name_a} {100 * sa:.1f} %, {name_b} {100 * sb:.1f} %, "
               f"difference {d:+.1f} ({lo:+.1f} .. {hi:+.1f}) Elo")
+        own_a = [b + d for b, d in zip(all_base, all_diffs)]
+        for name, own in ((name_a, own_a), (name_b, all_base)):
+            e, lo, hi = pair_elo(own)
+            print(f"{name} against the opponent over those pairs: {e:+.1f} ({lo:+.1f} .. {hi:+.1f}) Elo")
+
+
+def pair_elo(scores):
+    """Elo and 95 % interval of a build against the opponent from its pair scores (pentanomial)."""
+    n = len(scores)
+    mean = sum(scores) / n
+    var = sum((s - mean) ** 2 for s in scores) / (n - 1) if n > 1 else 0.0
+    se = math.sqrt(var / n)
+    return elo(mean / 2), elo((mean - 1.96 * se) / 2), elo((mean + 1.96 * se) / 2)
 
 
 if __name__ == "__main__":
