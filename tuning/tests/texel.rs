@@ -284,29 +284,32 @@ fn trace_model_agrees_with_the_engine_evaluation() {
     assert!(worst < 2.0, "worst difference {worst}");
 }
 
-#[test]
-fn the_cli_writes_a_weights_file() {
-    let dir = std::env::temp_dir().join(format!("trine-tune-test-{}", std::process::id()));
+/// Runs `trine-tune` on the sample data with `args`, writing to `weights.rs` in a fresh temporary
+/// folder named after `tag`; returns the folder (to remove), its stderr and the written source.
+fn tune_sample(tag: &str, args: &[&str]) -> (PathBuf, String, String) {
+    let dir = std::env::temp_dir().join(format!("trine-tune-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("weights.rs");
     let run = Command::new(env!("CARGO_BIN_EXE_trine-tune"))
         .args(["--data", sample_path().to_str().unwrap()])
-        .args([
-            "--epochs",
-            "3",
-            "--freeze",
-            "pst",
-            "--threads",
-            "2",
-            "--out",
-        ])
+        .args(args)
+        .arg("--out")
         .arg(&out)
         .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&run.stderr);
+    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
     assert!(run.status.success(), "{stderr}");
-    assert!(stderr.contains("0 malformed lines skipped"), "{stderr}");
     let src = std::fs::read_to_string(&out).unwrap();
+    (dir, stderr, src)
+}
+
+#[test]
+fn the_cli_writes_a_weights_file() {
+    let (dir, stderr, src) = tune_sample(
+        "test",
+        &["--epochs", "3", "--freeze", "pst", "--threads", "2"],
+    );
+    assert!(stderr.contains("0 malformed lines skipped"), "{stderr}");
     let table = read_table(&src).unwrap();
     let pst = params::PST..params::PST + 6 * 64;
     assert_eq!(table[pst.clone()], DEFAULT_PARAMS.w[pst]);
@@ -343,18 +346,7 @@ fn the_cli_writes_a_weights_file() {
 
 #[test]
 fn zero_epochs_with_a_midgame_scale_write_the_scaled_table() {
-    let dir = std::env::temp_dir().join(format!("trine-tune-scale-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let out = dir.join("weights.rs");
-    let run = Command::new(env!("CARGO_BIN_EXE_trine-tune"))
-        .args(["--data", sample_path().to_str().unwrap()])
-        .args(["--epochs", "0", "--scale-mg", "king_danger=2", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert!(run.status.success(), "{stderr}");
-    let src = std::fs::read_to_string(&out).unwrap();
+    let (dir, _, src) = tune_sample("scale", &["--epochs", "0", "--scale-mg", "king_danger=2"]);
     assert!(
         src.contains("Starting weights: the engine's, midgame `king_danger` x2."),
         "{src}"
