@@ -70,11 +70,17 @@ def elo(score):
     return -400 * math.log10(1 / score - 1)
 
 
+def mean_se(values):
+    """Mean of `values` and its standard error (sample variance)."""
+    n = len(values)
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+    return mean, math.sqrt(var / n)
+
+
 def summary(diffs, base_scores):
     n = len(diffs)
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
-    se = math.sqrt(var / n)
+    mean, se = mean_se(diffs)
     base = sum(base_scores) / (2 * n)
     to_elo = lambda d: elo(base + d / 2) - elo(base)
     return n, to_elo(mean), to_elo(mean - 1.96 * se), to_elo(mean + 1.96 * se), base
@@ -115,10 +121,7 @@ def main(argv):
 
 def pair_elo(scores):
     """Elo and 95 % interval of a build against the opponent from its pair scores (pentanomial)."""
-    n = len(scores)
-    mean = sum(scores) / n
-    var = sum((s - mean) ** 2 for s in scores) / (n - 1) if n > 1 else 0.0
-    se = math.sqrt(var / n)
+    mean, se = mean_se(scores)
     return elo(mean / 2), elo((mean - 1.96 * se) / 2), elo((mean + 1.96 * se) / 2)
 
 

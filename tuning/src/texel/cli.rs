@@ -83,16 +83,16 @@ pub fn run(args: Args) -> Result<(), String> {
             .build_global()
             .map_err(|e| format!("thread pool: {e}"))?;
     }
-    let mut start: [S; LEN] = match &args.start {
+    let (mut start, mut start_note): ([S; LEN], String) = match &args.start {
         Some(p) => {
             let src = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
-            read_table(&src).map_err(|e| format!("{}: {e}", p.display()))?
+            let table = read_table(&src).map_err(|e| format!("{}: {e}", p.display()))?;
+            (table, format!("Starting weights: {}", p.display()))
         }
-        None => DEFAULT_PARAMS.w,
-    };
-    let mut start_note = match &args.start {
-        Some(p) => format!("Starting weights: {}", p.display()),
-        None => "Starting weights: the engine's".to_string(),
+        None => (
+            DEFAULT_PARAMS.w,
+            "Starting weights: the engine's".to_string(),
+        ),
     };
     for spec in &args.scale_mg {
         let (label, factor) = parse_scale(spec)?;
