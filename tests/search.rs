@@ -110,20 +110,35 @@ fn multipv_lines_are_distinct_and_ordered() {
 }
 
 #[test]
-fn repetition_is_a_draw_the_losing_side_takes() {
-    // White, a queen down, can repeat a position of the game with Nf3 (it arose after 1.Nf3).
+fn a_third_occurrence_is_a_draw_the_losing_side_takes() {
+    // White, a queen down, can play Nf3 into a position the game has already seen twice (after
+    // 1.Nf3 and 3.Nf3): the third occurrence draws, and White takes it.
     let start = Board::from_fen("4k3/8/8/8/8/8/q7/4K1N1 w - - 0 1", false).unwrap();
-    let game = Game::from_moves(start, &["g1f3", "a2b2", "f3g1", "b2a2"]).unwrap();
+    let twice = [
+        "g1f3", "a2b2", "f3g1", "b2a2", "g1f3", "a2b2", "f3e5", "b2a2",
+    ];
+    let game = Game::from_moves(start.clone(), &twice).unwrap();
     let r = search_game(&game, 6, 1);
     assert_eq!(r.lines[0].score, 0);
     assert_eq!(
         r.best_move
             .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string()),
-        Some("g1f3".to_string())
+        Some("e5f3".to_string())
     );
-    // Without that history the same position is simply lost.
-    let fresh = search("4k3/8/8/8/8/8/q7/4K1N1 w - - 0 1", 6);
-    assert!(fresh.lines[0].score < -500);
+    // Seen once before, the same position is only a second occurrence: Black plays on, and
+    // White is simply lost.
+    let once = ["g1f3", "a2b2", "f3e5", "b2a2"];
+    let game = Game::from_moves(start, &once).unwrap();
+    let r = search_game(&game, 6, 1);
+    assert!(r.lines[0].score < -500, "{}", r.lines[0].score);
+}
+
+#[test]
+fn a_repetition_inside_the_search_is_a_draw() {
+    // Black, the exchange and two knights down, checks perpetually (Qe1+ Kh2 Qe5+ Kh1 Qe1+): the check repeats a
+    // position of the search, not of the game, and that is enough.
+    let r = search("6k1/5ppp/RR6/8/N3q3/N6P/6P1/7K b - - 0 1", 8);
+    assert_eq!(r.lines[0].score, 0, "{:?}", r.lines[0]);
 }
 
 #[test]

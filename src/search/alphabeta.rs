@@ -51,7 +51,7 @@ impl Searcher {
         }
         let pos = b.pos();
         if ply > 0 {
-            if b.is_rule_draw() || self.is_repetition(b.key(), pos.halfmoves()) {
+            if b.is_rule_draw() || self.is_repetition(b.key(), pos.halfmoves(), ply) {
                 return 0;
             }
             if ply >= MAX_PLY - 1 {

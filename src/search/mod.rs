@@ -151,16 +151,29 @@ impl Searcher {
         self.excluded[ply.min(MAX_PLY + 1)] = m;
     }
 
-    /// True if `key` repeats a position since the last irreversible move (`halfmoves` plies back).
-    /// A single earlier occurrence counts as a draw (the side to move can repeat it again).
+    /// True if `key`, the position at `ply`, is a draw by repetition as the search scores it:
+    /// a repeat of a position strictly after the root (the side that steered into the cycle can
+    /// repeat it again, so the search treats the second occurrence as the draw), or the third
+    /// occurrence of a position of the game (two earlier occurrences at or before the root). A
+    /// single earlier occurrence before the root is not a draw: the opponent may still deviate.
+    /// Only positions since the last irreversible move (`halfmoves` plies back) are compared.
+    /// The key stack holds the game's positions, then the path from the root, so the position
+    /// `d` plies back is strictly after the root when `d < ply`.
     #[inline]
-    pub fn is_repetition(&self, key: u64, halfmoves: u32) -> bool {
+    pub fn is_repetition(&self, key: u64, halfmoves: u32, ply: usize) -> bool {
         let n = self.keys.len();
         let back = (halfmoves as usize).min(n);
+        let mut before_root = 0;
         let mut d = 4;
         while d <= back {
             if self.keys[n - d] == key {
-                return true;
+                if d < ply {
+                    return true;
+                }
+                before_root += 1;
+                if before_root == 2 {
+                    return true;
+                }
             }
             d += 2;
         }

@@ -11,14 +11,10 @@
 set -eu
 data=$1
 tune=${2:-target/release/trine-tune}
-groups=$($tune --data "$data" --epochs 0 --freeze '?' 2>&1 | sed 's/.*(groups: //; s/)$//; s/,//g')
+groups=$($tune --list-groups | cut -d' ' -f1)
 for g in $groups; do
-    freeze=""
-    for x in $groups; do
-        case $x in "$g" | material | tempo) ;; *) freeze="$freeze --freeze $x" ;; esac
-    done
-    # shellcheck disable=SC2086 # $freeze is a list of flags
     err=$($tune --data "$data" --lambda 0 --epochs 1000 --patience 100 --report-every 1000 \
-        $freeze --out /dev/null 2>&1 | sed -n 's/^Training error .*validation error .* -> \(.*\)\.$/\1/p')
+        --only material tempo "$g" --out /dev/null 2>&1 |
+        sed -n 's/^Training error .*validation error .* -> \(.*\)\.$/\1/p')
     echo "$g $err"
 done | sort -k2 -n

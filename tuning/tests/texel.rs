@@ -367,3 +367,52 @@ fn zero_epochs_with_a_midgame_scale_write_the_scaled_table() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn only_tunes_the_named_groups_and_list_groups_names_them_all() {
+    let (dir, _, src) = tune_sample(
+        "only",
+        &["--epochs", "5", "--only", "bishop_pair", "--threads", "2"],
+    );
+    let table = read_table(&src).unwrap();
+    let (_, first, len) = *params::GROUPS
+        .iter()
+        .find(|g| g.0 == "bishop_pair")
+        .unwrap();
+    let pair = first..first + len;
+    for (i, (got, w)) in table.iter().zip(DEFAULT_PARAMS.w).enumerate() {
+        if !pair.contains(&i) {
+            assert_eq!(*got, w, "weight {i} moved outside bishop_pair");
+        }
+    }
+    assert_ne!(
+        table[pair.clone()],
+        DEFAULT_PARAMS.w[pair],
+        "bishop_pair did not move"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    let bad = Command::new(env!("CARGO_BIN_EXE_trine-tune"))
+        .args([
+            "--data",
+            sample_path().to_str().unwrap(),
+            "--only",
+            "nonsense",
+        ])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown group"));
+
+    let list = Command::new(env!("CARGO_BIN_EXE_trine-tune"))
+        .arg("--list-groups")
+        .output()
+        .unwrap();
+    assert!(list.status.success());
+    let text = String::from_utf8_lossy(&list.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), params::GROUPS.len());
+    for (line, &(label, first, len)) in lines.iter().zip(params::GROUPS) {
+        assert_eq!(*line, format!("{label} {first} {len}"));
+    }
+}

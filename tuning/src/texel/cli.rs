@@ -22,8 +22,16 @@ use super::tune::{tune, Config};
 #[command(name = "trine-tune", version)]
 pub struct Args {
     /// Data file (repeatable).
-    #[arg(long = "data", value_name = "FILE", required = true)]
+    #[arg(
+        long = "data",
+        value_name = "FILE",
+        required_unless_present = "list_groups"
+    )]
     pub data: Vec<PathBuf>,
+    /// Print every weight group (label, first index, number of weight pairs), one per line on
+    /// stdout, and exit.
+    #[arg(long)]
+    pub list_groups: bool,
     /// Most epochs (full-batch Adam steps).
     #[arg(long, default_value_t = 300)]
     pub epochs: usize,
@@ -43,6 +51,9 @@ pub struct Args {
     /// mobility_knight, ..., bishop_pair, tempo).
     #[arg(long, value_name = "GROUP", num_args = 1..)]
     pub freeze: Vec<String>,
+    /// Tune only these groups (repeatable): every other group is frozen, as with `--freeze`.
+    #[arg(long, value_name = "GROUP", num_args = 1..)]
+    pub only: Vec<String>,
     /// Fraction of the positions held out for early stopping.
     #[arg(long, default_value_t = 0.1)]
     pub validation: f64,
@@ -74,6 +85,12 @@ pub struct Args {
 
 /// Runs `trine-tune`.
 pub fn run(args: Args) -> Result<(), String> {
+    if args.list_groups {
+        for &(label, first, len) in trine::eval::params::GROUPS {
+            println!("{label} {first} {len}");
+        }
+        return Ok(());
+    }
     if !(0.0..1.0).contains(&args.validation) {
         return Err(format!("--validation {} is not in 0..1", args.validation));
     }
@@ -105,7 +122,7 @@ pub fn run(args: Args) -> Result<(), String> {
         lr: args.lr,
         lambda: args.lambda,
         k: args.k,
-        freeze: args.freeze.clone(),
+        freeze: frozen_groups(&args.freeze, &args.only)?,
         patience: args.patience,
         report_every: args.report_every,
         l2: args.l2,
@@ -175,6 +192,24 @@ pub fn run(args: Args) -> Result<(), String> {
         None => trine::console::text(&source),
     }
     Ok(())
+}
+
+/// The groups to freeze: those of `--freeze`, and with `--only`, every group not named there.
+fn frozen_groups(freeze: &[String], only: &[String]) -> Result<Vec<String>, String> {
+    for label in only {
+        group(label)?;
+    }
+    let mut frozen = freeze.to_vec();
+    if !only.is_empty() {
+        frozen.extend(
+            trine::eval::params::GROUPS
+                .iter()
+                .map(|g| g.0)
+                .filter(|label| !only.iter().any(|o| o == label))
+                .map(str::to_string),
+        );
+    }
+    Ok(frozen)
 }
 
 /// `GROUP=FACTOR` of `--scale-mg`.
