@@ -331,18 +331,18 @@ fn the_cli_writes_a_weights_file() {
         !bad.status.success(),
         "--scale-mg without a factor was accepted"
     );
+    refuses_an_unknown_group("--freeze");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `trine-tune` with `FLAG nonsense` fails and names the problem.
+fn refuses_an_unknown_group(flag: &str) {
     let bad = Command::new(env!("CARGO_BIN_EXE_trine-tune"))
-        .args([
-            "--data",
-            sample_path().to_str().unwrap(),
-            "--freeze",
-            "nonsense",
-        ])
+        .args(["--data", sample_path().to_str().unwrap(), flag, "nonsense"])
         .output()
         .unwrap();
-    assert!(!bad.status.success());
+    assert!(!bad.status.success(), "{flag} nonsense was accepted");
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown group"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -392,17 +392,7 @@ fn only_tunes_the_named_groups_and_list_groups_names_them_all() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 
-    let bad = Command::new(env!("CARGO_BIN_EXE_trine-tune"))
-        .args([
-            "--data",
-            sample_path().to_str().unwrap(),
-            "--only",
-            "nonsense",
-        ])
-        .output()
-        .unwrap();
-    assert!(!bad.status.success());
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown group"));
+    refuses_an_unknown_group("--only");
 
     let list = Command::new(env!("CARGO_BIN_EXE_trine-tune"))
         .arg("--list-groups")
