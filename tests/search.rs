@@ -135,8 +135,8 @@ fn a_third_occurrence_is_a_draw_the_losing_side_takes() {
 
 #[test]
 fn a_repetition_inside_the_search_is_a_draw() {
-    // Black, the exchange and two knights down, checks perpetually (Qe1+ Kh2 Qe5+ Kh1 Qe1+): the check repeats a
-    // position of the search, not of the game, and that is enough.
+    // Black, the exchange and two knights down, checks perpetually (Qe1+ Kh2 Qe5+ Kh1 Qe1+):
+    // the check repeats a position of the search, not of the game, and that is enough.
     let r = search("6k1/5ppp/RR6/8/N3q3/N6P/6P1/7K b - - 0 1", 8);
     assert_eq!(r.lines[0].score, 0, "{:?}", r.lines[0]);
 }

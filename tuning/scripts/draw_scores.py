@@ -41,8 +41,8 @@ def games(path):
 def order(tags):
     """The players in the order they move from the game's start position (its FEN tag)."""
     white, black = tags.get("White"), tags.get("Black")
-    fen = tags.get("FEN", "")
-    return (black, white) if len(fen.split()) > 1 and fen.split()[1] == "b" else (white, black)
+    fields = tags.get("FEN", "").split()
+    return (black, white) if len(fields) > 1 and fields[1] == "b" else (white, black)
 
 
 def main():

@@ -13,7 +13,7 @@ use trine::eval::params::{self, weights_source, GROUPS, LEN, S};
 use trine::eval::{self, DEFAULT_PARAMS};
 use trine_tuning::texel::data::{load, parse_line, Dataset, Loaded, Split};
 use trine_tuning::texel::model::{self, from_table, sigmoid, Against};
-use trine_tuning::texel::optimise::{fit_k, trainable};
+use trine_tuning::texel::optimise::{fit_k, group, trainable};
 use trine_tuning::texel::report::{largest_changes, parse_weights_source, read_table};
 use trine_tuning::texel::{tune, Config};
 
@@ -375,10 +375,7 @@ fn only_tunes_the_named_groups_and_list_groups_names_them_all() {
         &["--epochs", "5", "--only", "bishop_pair", "--threads", "2"],
     );
     let table = read_table(&src).unwrap();
-    let (_, first, len) = *params::GROUPS
-        .iter()
-        .find(|g| g.0 == "bishop_pair")
-        .unwrap();
+    let (first, len) = group("bishop_pair").unwrap();
     let pair = first..first + len;
     for (i, (got, w)) in table.iter().zip(DEFAULT_PARAMS.w).enumerate() {
         if !pair.contains(&i) {
