@@ -7,58 +7,125 @@ Reads `FEN | score | result` lines from IN (every STRIDE-th line, default all), 
 position with ENGINE (`go depth DEPTH` after `ucinewgame`, Hash 16) and writes
 `FEN | engine score (white's view) | result` to OUT. Positions the engine scores as a mate or
 beyond 15 pawns are left out. Talks UCI over pipes; needs nothing but Python 3.
+
+The engine is started afresh every RESTART_EVERY positions, and a position it does not answer
+within TIMEOUT_S seconds is skipped and the engine restarted. Ethereal 12 (the Debian package)
+keeps one thread stack mapped for every `go` it has answered, so after about 32,700 searches
+(Linux's default `vm.max_map_count` of 65,530 maps, two per stack) it can no longer start a search
+and waits forever; without the restarts this script hung there.
 """
+import queue
 import subprocess
 import sys
+import threading
+
+RESTART_EVERY = 10_000
+TIMEOUT_S = 30.0
+
+
+class Engine:
+    """A UCI engine process whose output lines arrive through a queue, so reads can time out."""
+
+    def __init__(self, path):
+        self.p = subprocess.Popen(
+            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+        self.lines = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+        self.send("uci")
+        self.wait_for("uciok")
+        self.send("setoption name Hash value 16")
+        self.send("isready")
+        self.wait_for("readyok")
+
+    def _pump(self):
+        for line in self.p.stdout:
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def read(self):
+        """The next output line; None when the engine is silent for TIMEOUT_S or has exited."""
+        try:
+            return self.lines.get(timeout=TIMEOUT_S)
+        except queue.Empty:
+            return None
+
+    def wait_for(self, prefix):
+        while True:
+            line = self.read()
+            if line is None:
+                sys.exit(f"the engine did not answer with {prefix}")
+            if line.startswith(prefix):
+                return
+
+    def close(self):
+        try:
+            self.send("quit")
+        except OSError:
+            pass
+        try:
+            self.p.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+
+
+def score_of(engine, fen, depth):
+    """The engine's last centipawn score for `fen` (side to move's view), None for a mate score;
+    raises TimeoutError when the engine stops answering."""
+    engine.send("ucinewgame")
+    engine.send(f"position fen {fen}")
+    engine.send(f"go depth {depth}")
+    score = None
+    while True:
+        line = engine.read()
+        if line is None:
+            raise TimeoutError
+        if line.startswith("bestmove"):
+            return score
+        if " score cp " in line:
+            score = int(line.split(" score cp ")[1].split()[0])
+        elif " score mate " in line:
+            score = None
 
 
 def main():
     if len(sys.argv) < 5:
         sys.exit(__doc__)
-    engine, depth, src, dst = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+    path, depth, src, dst = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
     stride = int(sys.argv[5]) if len(sys.argv) > 5 else 1
-    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-    def send(line):
-        p.stdin.write(line + "\n")
-        p.stdin.flush()
-
-    def read():
-        line = p.stdout.readline()
-        if not line:
-            sys.exit(f"{engine} closed its output")
-        return line
-
-    send("uci")
-    while not read().startswith("uciok"):
-        pass
-    send("setoption name Hash value 16")
-    send("isready")
-    while not read().startswith("readyok"):
-        pass
-    written = 0
+    engine = Engine(path)
+    searched = written = skipped = 0
     with open(src) as f, open(dst, "w") as out:
         for i, line in enumerate(f):
             if i % stride:
                 continue
+            if searched and searched % RESTART_EVERY == 0:
+                engine.close()
+                engine = Engine(path)
+            searched += 1
             fen, _, result = [x.strip() for x in line.split("|")]
-            send("ucinewgame")
-            send(f"position fen {fen}")
-            send(f"go depth {depth}")
-            score = None
-            while not (line := read()).startswith("bestmove"):
-                if " score cp " in line:
-                    score = int(line.split(" score cp ")[1].split()[0])
-                elif " score mate " in line:
-                    score = None
+            try:
+                score = score_of(engine, fen, depth)
+            except TimeoutError:
+                skipped += 1
+                engine.p.kill()
+                engine = Engine(path)
+                continue
             if score is None or abs(score) >= 1500:
                 continue
             if fen.split()[1] == "b":
                 score = -score
             out.write(f"{fen} | {score} | {result}\n")
             written += 1
-    send("quit")
-    print(f"{written} positions written to {dst}", file=sys.stderr)
+    engine.close()
+    print(
+        f"{written} positions written to {dst} ({skipped} skipped: the engine did not answer)",
+        file=sys.stderr,
+    )
 
 
 if __name__ == "__main__":
