@@ -10,9 +10,9 @@ beyond 15 pawns are left out. Talks UCI over pipes; needs nothing but Python 3.
 
 The engine is started afresh every RESTART_EVERY positions, and a position it does not answer
 within TIMEOUT_S seconds is skipped and the engine restarted. Ethereal 12 (the Debian package)
-keeps one thread stack mapped for every `go` it has answered, so after about 32,700 searches
-(Linux's default `vm.max_map_count` of 65,530 maps, two per stack) it can no longer start a search
-and waits forever; without the restarts this script hung there.
+stopped answering after about 32,600 searches in one process (both of two runs of this script hung
+there); its virtual size grows by about 8 MB with every `go`, which looks like a thread stack left
+mapped per search (docs/testing.md, "Long matches against Ethereal 12").
 """
 import queue
 import subprocess

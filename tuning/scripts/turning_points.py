@@ -32,14 +32,12 @@ def pawns(text):
 def moves_with_scores(game, opponent):
     """(ours, FEN before, UCI move, score or None) for every move of the game."""
     ours_white = opponent not in game.headers.get("White", "")
-    node, out = game, []
-    while node.variations:
-        nxt = node.variations[0]
-        board = node.board()
-        m = COMMENT.match(nxt.comment or "")
+    board, out = game.board(), []
+    for node in game.mainline():
+        m = COMMENT.match(node.comment or "")
         ours = (board.turn == chess.WHITE) == ours_white
-        out.append((ours, board.fen(), nxt.move.uci(), pawns(m.group(1)) if m else None))
-        node = nxt
+        out.append((ours, board.fen(), node.move.uci(), pawns(m.group(1)) if m else None))
+        board.push(node.move)
     return out
 
 
@@ -69,9 +67,9 @@ def main():
         count = 0
         with open(path) as f:
             while (game := chess.pgn.read_game(f)) is not None:
+                rnd = game.headers.get("Round", "?")
                 for ours, s0, s1 in turning_points(moves_with_scores(game, opponent), level, jump):
                     score = "" if ours[3] is None else ours[3]
-                    rnd = game.headers.get("Round", "?")
                     print(f"{path}\t{rnd}\t{ours[1]}\t{ours[2]}\t{score}\t{s0}\t{s1}")
                     count += 1
         print(f"{path}: {count}", file=sys.stderr)
