@@ -9,14 +9,14 @@ the move, the player's score turned to white's view in centipawns, and the game'
 white. Positions in check, positions where the move captures or promotes, positions with three
 men or fewer, mate scores and scores beyond 15 pawns are left out. Needs python-chess (`pip install chess`).
 """
-import re
 import sys
 
 import chess
 import chess.pgn
 
+from match_pgn import scored_moves
+
 RESULTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
-COMMENT = re.compile(r"\s*([+-]?\d+\.\d+)/(\d+)")
 
 
 def positions(name, path):
@@ -26,17 +26,13 @@ def positions(name, path):
             if result is None:
                 continue
             white = name in game.headers.get("White", "")
-            board = game.board()
-            for node in game.mainline():
-                move = node.move
-                m = COMMENT.match(node.comment or "")
+            for board, move, pawns in scored_moves(game):
                 ours = (board.turn == chess.WHITE) == white
                 quiet = not board.is_check() and not board.is_capture(move) and not move.promotion
-                if ours and m and quiet and len(board.piece_map()) > 3:
-                    score = round(float(m.group(1)) * 100)
+                if ours and pawns is not None and quiet and len(board.piece_map()) > 3:
+                    score = round(pawns * 100)
                     if abs(score) < 1500:
                         yield board.fen(), score if board.turn == chess.WHITE else -score, result
-                board.push(move)
 
 
 def main():

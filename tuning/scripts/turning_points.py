@@ -14,31 +14,21 @@ These are the candidate moments where a game turned: the opponent saw something 
 not. Search them again with both engines (longer, or with `searchmoves`) to tell a search miss
 from an evaluation one. Needs python-chess (`pip install chess`).
 """
-import re
 import sys
 
 import chess
 import chess.pgn
 
-COMMENT = re.compile(r"\s*([+-]?\d+\.\d+|[+-]?M\d+)/(\d+)")
-
-
-def pawns(text):
-    if "M" in text:
-        return -100.0 if text.startswith("-") else 100.0
-    return float(text)
+from match_pgn import scored_moves
 
 
 def moves_with_scores(game, opponent):
     """(ours, FEN before, UCI move, score or None) for every move of the game."""
     ours_white = opponent not in game.headers.get("White", "")
-    board, out = game.board(), []
-    for node in game.mainline():
-        m = COMMENT.match(node.comment or "")
-        ours = (board.turn == chess.WHITE) == ours_white
-        out.append((ours, board.fen(), node.move.uci(), pawns(m.group(1)) if m else None))
-        board.push(node.move)
-    return out
+    return [
+        ((board.turn == chess.WHITE) == ours_white, board.fen(), move.uci(), score)
+        for board, move, score in scored_moves(game)
+    ]
 
 
 def turning_points(moves, level, jump):
