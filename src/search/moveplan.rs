@@ -64,8 +64,10 @@ impl Searcher {
         // Pruning needs only whether the move checks; a pruned move is never played.
         let gives_check = f.board.gives_check(m);
         let depth = f.depth;
-        if f.ply > 0 && !f.in_check && index > 0 && best > -MATE_BOUND {
-            if quiet && !gives_check {
+        // A move that gives check is never pruned, quiet or not (checking captures since
+        // e6d36e6: +13.9 Elo at 2+0.02).
+        if f.ply > 0 && !f.in_check && !gives_check && index > 0 && best > -MATE_BOUND {
+            if quiet {
                 // Late-move pruning and futility pruning of quiet moves.
                 if !pv_node
                     && depth <= p::LMP_DEPTH()
@@ -82,12 +84,7 @@ impl Searcher {
                 if depth <= 8 && see(pos, m) < p::SEE_QUIET() * depth {
                     return None;
                 }
-            } else if !quiet
-                // A checking capture is never SEE-pruned either (+13.9 Elo at 2+0.02).
-                && !gives_check
-                && depth <= 6
-                && see(pos, m) < p::SEE_NOISY() * depth * depth
-            {
+            } else if depth <= 6 && see(pos, m) < p::SEE_NOISY() * depth * depth {
                 return None;
             }
         }
