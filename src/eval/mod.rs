@@ -19,7 +19,7 @@ use shakmaty::{Chess, Color, Position, Role};
 pub use params::{EvalParams, DEFAULT_PARAMS, S};
 
 /// Version of the evaluation code: bump it when a term changes meaning.
-const CODE_VERSION: u32 = 11;
+const CODE_VERSION: u32 = 12;
 
 /// Fingerprint of the evaluation (code version and every weight, FNV-1a): learn files record it,
 /// so learned scores are never applied to an evaluation they were not measured with.
@@ -170,7 +170,7 @@ impl Acc for Coeffs {
 }
 
 /// Everything the tuner needs about one position: the evaluation (white's view) is
-/// `(mg * phase + eg * eg_scale / 64 * (24 - phase)) / 24` with `mg = Σ count·weight.mg` and
+/// `(mg * phase + eg * eg_scale / 64 * (24 - phase)) / (24 * UNIT)` with `mg = Σ count·weight.mg` and
 /// `eg = Σ count·weight.eg` over `terms`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Trace {
@@ -222,7 +222,8 @@ fn eg_scale(pos: &Chess, white_ahead: bool) -> i32 {
 fn blend(pos: &Chess, mg: i32, eg: i32) -> i32 {
     let phase = phase(pos);
     let scale = eg_scale(pos, eg > 0);
-    let white = (mg * phase + eg * scale / SCALE_FULL * (MAX_PHASE - phase)) / MAX_PHASE;
+    let white =
+        (mg * phase + eg * scale / SCALE_FULL * (MAX_PHASE - phase)) / (MAX_PHASE * params::UNIT);
     if pos.turn() == Color::White {
         white
     } else {
@@ -444,8 +445,8 @@ mod tests {
                 mg += i32::from(n) * DEFAULT_PARAMS.w[usize::from(i)].mg;
                 eg += i32::from(n) * DEFAULT_PARAMS.w[usize::from(i)].eg;
             }
-            let white =
-                (mg * t.phase + eg * t.eg_scale / SCALE_FULL * (MAX_PHASE - t.phase)) / MAX_PHASE;
+            let white = (mg * t.phase + eg * t.eg_scale / SCALE_FULL * (MAX_PHASE - t.phase))
+                / (MAX_PHASE * params::UNIT);
             let stm = if p.turn() == Color::White {
                 white
             } else {

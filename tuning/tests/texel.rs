@@ -66,7 +66,7 @@ fn tuning_lowers_the_training_error_on_the_sample() {
 }
 
 /// The sample positions that have a bishop pair, labelled with the win probability (K = 2) of the
-/// default weights but with the bishop pair set to (80, 120); the start has it at (0, 0), and every
+/// default weights but with the bishop pair set to (80, 120) centipawns; the start has it at (0, 0), and every
 /// group but `bishop_pair` is frozen. Returns (training set, start, K, frozen groups).
 fn synthetic_bishop_pair() -> (Dataset, [S; LEN], f64, Vec<String>) {
     let bp = params::BISHOP_PAIR as u16;
@@ -77,7 +77,10 @@ fn synthetic_bishop_pair() -> (Dataset, [S; LEN], f64, Vec<String>) {
         train.len()
     );
     let mut truth = DEFAULT_PARAMS.w;
-    truth[params::BISHOP_PAIR] = S { mg: 80, eg: 120 };
+    truth[params::BISHOP_PAIR] = S {
+        mg: 80 * params::UNIT,
+        eg: 120 * params::UNIT,
+    };
     let mut start = DEFAULT_PARAMS.w;
     start[params::BISHOP_PAIR] = S { mg: 0, eg: 0 };
     let k = 2.0;
@@ -109,8 +112,9 @@ fn a_known_bishop_pair_weight_is_recovered_from_synthetic_labels() {
     let b = got[params::BISHOP_PAIR];
     eprintln!("bishop pair tuned to {b:?} in {} epochs", out.epochs_run);
     assert!(
-        (b.mg - 80).abs() <= 3 && (b.eg - 120).abs() <= 3,
-        "bishop pair tuned to {b:?}, expected (80, 120)"
+        (b.mg - 80 * params::UNIT).abs() <= 3 * params::UNIT
+            && (b.eg - 120 * params::UNIT).abs() <= 3 * params::UNIT,
+        "bishop pair tuned to {b:?} quarter centipawns, expected (80, 120) centipawns"
     );
     for i in (0..LEN).filter(|&i| i != params::BISHOP_PAIR) {
         assert_eq!(got[i], start[i], "frozen weight {} moved", params::name(i));
@@ -145,14 +149,15 @@ fn an_l2_penalty_holds_a_weight_back_toward_its_start() {
     let huge = tuned(1e-4);
     eprintln!("bishop pair: l2 = 0 {free:?}, 1e-7 {weak:?}, 1e-6 {strong:?}, 1e-4 {huge:?}");
     let dist = |b: S| b.mg * b.mg + b.eg * b.eg;
+    let u = params::UNIT;
     assert!(
-        (free.mg - 80).abs() <= 3 && (free.eg - 120).abs() <= 3,
+        (free.mg - 80 * u).abs() <= 3 * u && (free.eg - 120 * u).abs() <= 3 * u,
         "{free:?}"
     );
     assert!(dist(weak) < dist(free) * 9 / 10, "{weak:?} vs {free:?}");
     assert!(dist(strong) < dist(weak) * 9 / 10, "{strong:?} vs {weak:?}");
-    // Adam with step 4 ends within a step or two of the optimum.
-    assert!(dist(huge) <= 2 * 5 * 5, "{huge:?}");
+    // Adam with step 4 (centipawns) ends within a step or two of the optimum.
+    assert!(dist(huge) <= 2 * (5 * u) * (5 * u), "{huge:?}");
     assert!(tune(
         &mut train.clone(),
         &mut Dataset::new(),
@@ -268,7 +273,7 @@ fn trace_model_agrees_with_the_engine_evaluation() {
             mg += i32::from(n) * DEFAULT_PARAMS.w[usize::from(i)].mg;
             eg += i32::from(n) * DEFAULT_PARAMS.w[usize::from(i)].eg;
         }
-        let white = (mg * t.phase + eg * t.eg_scale / 64 * (24 - t.phase)) / 24;
+        let white = (mg * t.phase + eg * t.eg_scale / 64 * (24 - t.phase)) / (24 * params::UNIT);
         let stm = if s.pos.turn() == Color::White {
             white
         } else {

@@ -180,7 +180,7 @@ pub fn run(args: Args) -> Result<(), String> {
     let head = start_note + &head;
     eprint!("{head}");
     let table = outcome.table();
-    eprintln!("largest changes:");
+    eprintln!("largest changes (quarter centipawns):");
     eprint!("{}", changes_text(&largest_changes(&start, &table, 20)));
 
     let source = weights_source(&table, head.trim_end());

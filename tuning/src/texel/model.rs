@@ -5,7 +5,7 @@
 //! vectors, summed at the end).
 
 use rayon::prelude::*;
-use trine::eval::params::{LEN, S};
+use trine::eval::params::{LEN, S, UNIT};
 
 use super::data::Dataset;
 
@@ -15,19 +15,22 @@ pub const PARAMS: usize = 2 * LEN;
 /// Positions per parallel task (keeps the number of per-thread gradient vectors small).
 const MIN_TASK: usize = 4096;
 
-/// The weight table as `f64`s, `[mg0, eg0, mg1, eg1, ...]`.
+/// The weight table as `f64`s in centipawns, `[mg0, eg0, mg1, eg1, ...]` (the table holds
+/// [`UNIT`]s, quarter centipawns).
 pub fn from_table(w: &[S; LEN]) -> Vec<f64> {
+    let unit = f64::from(UNIT);
     w.iter()
-        .flat_map(|s| [f64::from(s.mg), f64::from(s.eg)])
+        .flat_map(|s| [f64::from(s.mg) / unit, f64::from(s.eg) / unit])
         .collect()
 }
 
-/// Rounds `f64` weights back to the engine's integer table.
+/// Rounds centipawn `f64` weights back to the engine's integer table of [`UNIT`]s.
 pub fn to_table(w: &[f64]) -> [S; LEN] {
     assert_eq!(w.len(), PARAMS, "expected {PARAMS} parameters");
+    let unit = f64::from(UNIT);
     std::array::from_fn(|i| S {
-        mg: w[2 * i].round() as i32,
-        eg: w[2 * i + 1].round() as i32,
+        mg: (w[2 * i] * unit).round() as i32,
+        eg: (w[2 * i + 1] * unit).round() as i32,
     })
 }
 
