@@ -170,8 +170,8 @@ impl Acc for Coeffs {
 }
 
 /// Everything the tuner needs about one position: the evaluation (white's view) is
-/// `(mg * phase + eg * eg_scale / 64 * (24 - phase)) / (24 * UNIT)` with `mg = Σ count·weight.mg` and
-/// `eg = Σ count·weight.eg` over `terms`.
+/// [`taper`]`(mg, eg, phase, eg_scale)` with `mg = Σ count·weight.mg` and `eg = Σ count·weight.eg`
+/// over `terms`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Trace {
     /// Game phase, 0 (bare kings and pawns) ..= 24.
@@ -218,12 +218,17 @@ fn eg_scale(pos: &Chess, white_ahead: bool) -> i32 {
     SCALE_FULL
 }
 
+/// White's score in centipawns from midgame and endgame sums in [`params::UNIT`]s: tapered by
+/// `phase` (0 ..= [`MAX_PHASE`]) with the endgame half scaled by `eg_scale` (of [`SCALE_FULL`]).
+/// The one formula the engine, [`Trace`] and the tuner's checks share.
+#[inline]
+pub fn taper(mg: i32, eg: i32, phase: i32, eg_scale: i32) -> i32 {
+    (mg * phase + eg * eg_scale / SCALE_FULL * (MAX_PHASE - phase)) / (MAX_PHASE * params::UNIT)
+}
+
 #[inline]
 fn blend(pos: &Chess, mg: i32, eg: i32) -> i32 {
-    let phase = phase(pos);
-    let scale = eg_scale(pos, eg > 0);
-    let white =
-        (mg * phase + eg * scale / SCALE_FULL * (MAX_PHASE - phase)) / (MAX_PHASE * params::UNIT);
+    let white = taper(mg, eg, phase(pos), eg_scale(pos, eg > 0));
     if pos.turn() == Color::White {
         white
     } else {
@@ -445,8 +450,7 @@ mod tests {
                 mg += i32::from(n) * DEFAULT_PARAMS.w[usize::from(i)].mg;
                 eg += i32::from(n) * DEFAULT_PARAMS.w[usize::from(i)].eg;
             }
-            let white = (mg * t.phase + eg * t.eg_scale / SCALE_FULL * (MAX_PHASE - t.phase))
-                / (MAX_PHASE * params::UNIT);
+            let white = taper(mg, eg, t.phase, t.eg_scale);
             let stm = if p.turn() == Color::White {
                 white
             } else {

@@ -273,7 +273,7 @@ fn trace_model_agrees_with_the_engine_evaluation() {
             mg += i32::from(n) * DEFAULT_PARAMS.w[usize::from(i)].mg;
             eg += i32::from(n) * DEFAULT_PARAMS.w[usize::from(i)].eg;
         }
-        let white = (mg * t.phase + eg * t.eg_scale / 64 * (24 - t.phase)) / (24 * params::UNIT);
+        let white = eval::taper(mg, eg, t.phase, t.eg_scale);
         let stm = if s.pos.turn() == Color::White {
             white
         } else {
