@@ -2,7 +2,8 @@
 //! sample data, recovers a known weight and a known K from synthetic labels, holds a weight back
 //! toward its start under an L2 penalty, parses good lines and counts bad ones, writes a weights
 //! source that round-trips (also with zero epochs and a `--scale-mg` group scaling), and its
-//! trace model agrees with the engine's own evaluation.
+//! trace model agrees with the engine's own evaluation; a stale build refuses to start from its
+//! built-in weights over an engine weights file that holds others.
 
 use std::io::Cursor;
 use std::path::PathBuf;
@@ -407,4 +408,52 @@ fn only_tunes_the_named_groups_and_list_groups_names_them_all() {
     for (line, &(label, first, len)) in lines.iter().zip(params::GROUPS) {
         assert_eq!(*line, format!("{label} {first} {len}"));
     }
+}
+
+#[test]
+fn a_stale_build_refuses_to_overwrite_other_engine_weights() {
+    let dir = std::env::temp_dir().join(format!("trine-tune-stale-{}", std::process::id()));
+    let eval = dir.join("src").join("eval");
+    std::fs::create_dir_all(&eval).unwrap();
+    let out = eval.join("weights.rs");
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_trine-tune"))
+            .args(["--data", sample_path().to_str().unwrap(), "--epochs", "0"])
+            .args(extra)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    // A table other than the one this binary was built with, as after a refit not yet rebuilt.
+    let mut other = DEFAULT_PARAMS.w;
+    other[params::BISHOP_PAIR].mg += 7;
+    let other_src = weights_source(&other, "//! another table");
+    std::fs::write(&out, &other_src).unwrap();
+    let stale = run(&[]);
+    assert!(!stale.status.success(), "a stale start was accepted");
+    let stderr = String::from_utf8_lossy(&stale.stderr);
+    assert!(stderr.contains("stale build"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        other_src,
+        "the file changed"
+    );
+
+    // Starting from that file is what the message offers, and it works.
+    let from_file = run(&["--start", out.to_str().unwrap()]);
+    assert!(
+        from_file.status.success(),
+        "{}",
+        String::from_utf8_lossy(&from_file.stderr)
+    );
+    assert_eq!(
+        read_table(&std::fs::read_to_string(&out).unwrap()).unwrap(),
+        other
+    );
+
+    // The file holding the engine's own table is overwritten as before.
+    std::fs::write(&out, weights_source(&DEFAULT_PARAMS.w, "//! the engine's")).unwrap();
+    assert!(run(&[]).status.success());
+    std::fs::remove_dir_all(&dir).unwrap();
 }

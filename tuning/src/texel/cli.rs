@@ -106,10 +106,15 @@ pub fn run(args: Args) -> Result<(), String> {
             let table = read_table(&src).map_err(|e| format!("{}: {e}", p.display()))?;
             (table, format!("Starting weights: {}", p.display()))
         }
-        None => (
-            DEFAULT_PARAMS.w,
-            "Starting weights: the engine's".to_string(),
-        ),
+        None => {
+            if let Some(out) = &args.out {
+                check_not_stale(out)?;
+            }
+            (
+                DEFAULT_PARAMS.w,
+                "Starting weights: the engine's".to_string(),
+            )
+        }
     };
     for spec in &args.scale_mg {
         let (label, factor) = parse_scale(spec)?;
@@ -192,6 +197,29 @@ pub fn run(args: Args) -> Result<(), String> {
         None => trine::console::text(&source),
     }
     Ok(())
+}
+
+/// Refuses to start from the engine's built-in weights and write them over an engine weights file
+/// (`.../src/eval/weights.rs`) that holds a different table: this `trine-tune` was then built
+/// before the file last changed (a stale build), and its fit would start from old weights, in
+/// the units they had then. Other output paths, and files that do not parse as a table, pass.
+fn check_not_stale(out: &std::path::Path) -> Result<(), String> {
+    if !out.ends_with("src/eval/weights.rs") {
+        return Ok(());
+    }
+    let Ok(src) = std::fs::read_to_string(out) else {
+        return Ok(());
+    };
+    match read_table(&src) {
+        Ok(table) if table != DEFAULT_PARAMS.w => Err(format!(
+            "{} holds other weights than this trine-tune was built with (a stale build?): \
+             rebuild it (`cargo build --release --workspace`), or start from that file with \
+             `--start {}`; nothing was written",
+            out.display(),
+            out.display()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The groups to freeze: those of `--freeze`, and with `--only`, every group not named there.
