@@ -440,6 +440,22 @@ fn a_stale_build_refuses_to_overwrite_other_engine_weights() {
         "the file changed"
     );
 
+    // A table with one pair more, as after a new term was added, is refused the same way.
+    let longer = other_src.replace("];", "    s(0, 0),\n];");
+    assert_ne!(longer, other_src);
+    std::fs::write(&out, &longer).unwrap();
+    let stale = run(&[]);
+    assert!(
+        !stale.status.success(),
+        "a stale start over a longer table was accepted"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        longer,
+        "the file changed"
+    );
+    std::fs::write(&out, &other_src).unwrap();
+
     // Starting from that file is what the message offers, and it works.
     let from_file = run(&["--start", out.to_str().unwrap()]);
     assert!(

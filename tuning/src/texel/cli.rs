@@ -12,7 +12,7 @@ use trine::eval::DEFAULT_PARAMS;
 
 use super::data::{load, Split};
 use super::optimise::group;
-use super::report::{changes_text, header, largest_changes, read_table};
+use super::report::{changes_text, header, largest_changes, parse_weights_source, read_table};
 use super::tune::{tune, Config};
 
 /// Texel tuning of Trine's evaluation weights on `<FEN> | <score> | <result>` data (as written
@@ -202,7 +202,8 @@ pub fn run(args: Args) -> Result<(), String> {
 /// Refuses to start from the engine's built-in weights and write them over an engine weights file
 /// (`.../src/eval/weights.rs`) that holds a different table: this `trine-tune` was then built
 /// before the file last changed (a stale build), and its fit would start from old weights, in
-/// the units they had then. Other output paths, and files that do not parse as a table, pass.
+/// the units they had then, or with the terms it had then. Other output paths, and files that do
+/// not parse as weights source, pass.
 fn check_not_stale(out: &std::path::Path) -> Result<(), String> {
     if !out.ends_with("src/eval/weights.rs") {
         return Ok(());
@@ -210,8 +211,9 @@ fn check_not_stale(out: &std::path::Path) -> Result<(), String> {
     let Ok(src) = std::fs::read_to_string(out) else {
         return Ok(());
     };
-    match read_table(&src) {
-        Ok(table) if table != DEFAULT_PARAMS.w => Err(format!(
+    // A table of another length (a term added or removed since this build) is stale too.
+    match parse_weights_source(&src) {
+        Ok(pairs) if !pairs.is_empty() && pairs[..] != DEFAULT_PARAMS.w[..] => Err(format!(
             "{} holds other weights than this trine-tune was built with (a stale build?): \
              rebuild it (`cargo build --release --workspace`), or start from that file with \
              `--start {}`; nothing was written",
