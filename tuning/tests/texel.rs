@@ -449,6 +449,8 @@ fn a_stale_build_refuses_to_overwrite_other_engine_weights() {
         !stale.status.success(),
         "a stale start over a longer table was accepted"
     );
+    let stderr = String::from_utf8_lossy(&stale.stderr);
+    assert!(stderr.contains("stale build"), "{stderr}");
     assert_eq!(
         std::fs::read_to_string(&out).unwrap(),
         longer,
