@@ -425,37 +425,31 @@ fn a_stale_build_refuses_to_overwrite_other_engine_weights() {
             .output()
             .unwrap()
     };
-    // A table other than the one this binary was built with, as after a refit not yet rebuilt.
+    // Writes `src` to the file, runs without `--start`, and checks the refusal and the file.
+    let refused = |src: &str, what: &str| {
+        std::fs::write(&out, src).unwrap();
+        let stale = run(&[]);
+        assert!(
+            !stale.status.success(),
+            "a stale start over {what} was accepted"
+        );
+        let stderr = String::from_utf8_lossy(&stale.stderr);
+        assert!(stderr.contains("stale build"), "{what}: {stderr}");
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            src,
+            "{what} changed"
+        );
+    };
+    // A table other than the one this binary was built with, as after a refit not yet rebuilt,
+    // and one with a pair more, as after a new term was added.
     let mut other = DEFAULT_PARAMS.w;
     other[params::BISHOP_PAIR].mg += 7;
     let other_src = weights_source(&other, "//! another table");
-    std::fs::write(&out, &other_src).unwrap();
-    let stale = run(&[]);
-    assert!(!stale.status.success(), "a stale start was accepted");
-    let stderr = String::from_utf8_lossy(&stale.stderr);
-    assert!(stderr.contains("stale build"), "{stderr}");
-    assert_eq!(
-        std::fs::read_to_string(&out).unwrap(),
-        other_src,
-        "the file changed"
-    );
-
-    // A table with one pair more, as after a new term was added, is refused the same way.
+    refused(&other_src, "other weights");
     let longer = other_src.replace("];", "    s(0, 0),\n];");
     assert_ne!(longer, other_src);
-    std::fs::write(&out, &longer).unwrap();
-    let stale = run(&[]);
-    assert!(
-        !stale.status.success(),
-        "a stale start over a longer table was accepted"
-    );
-    let stderr = String::from_utf8_lossy(&stale.stderr);
-    assert!(stderr.contains("stale build"), "{stderr}");
-    assert_eq!(
-        std::fs::read_to_string(&out).unwrap(),
-        longer,
-        "the file changed"
-    );
+    refused(&longer, "a longer table");
     std::fs::write(&out, &other_src).unwrap();
 
     // Starting from that file is what the message offers, and it works.
