@@ -67,8 +67,9 @@ fn tuning_lowers_the_training_error_on_the_sample() {
 }
 
 /// The sample positions that have a bishop pair, labelled with the win probability (K = 2) of the
-/// default weights but with the bishop pair set to (80, 120) centipawns; the start has it at (0, 0), and every
-/// group but `bishop_pair` is frozen. Returns (training set, start, K, frozen groups).
+/// default weights but with the bishop pair set to (80, 120) centipawns; the start has it at
+/// (0, 0), and every group but `bishop_pair` is frozen. Returns (training set, start, K, frozen
+/// groups).
 fn synthetic_bishop_pair() -> (Dataset, [S; LEN], f64, Vec<String>) {
     let bp = params::BISHOP_PAIR as u16;
     let mut train = sample().filter(|d, i| d.terms(i).iter().any(|t| t.index == bp));
