@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Parser;
-use trine::eval::params::{weights_source, LEN, S};
+use trine::eval::params::{unit_name, weights_source, LEN, S};
 use trine::eval::DEFAULT_PARAMS;
 
 use super::data::{load, Split};
@@ -185,7 +185,7 @@ pub fn run(args: Args) -> Result<(), String> {
     let head = start_note + &head;
     eprint!("{head}");
     let table = outcome.table();
-    eprintln!("largest changes (quarter centipawns):");
+    eprintln!("largest changes ({}):", unit_name());
     eprint!("{}", changes_text(&largest_changes(&start, &table, 20)));
 
     let source = weights_source(&table, head.trim_end());
