@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Clock use per player from trine-match PGNs: seconds spent per move, by move number, and the
+clock left at the end of each game.
+
+Each move's time is read from trine-match's move comments (`{+0.20/16 0.636s}`); the base time
+and increment from the `TimeControl` tag. Moves are counted from the game's start position (the
+opening's last move is move 1 here), in buckets of ten, the last bucket holding move 61 onwards.
+
+    clock_use.py GAMES.pgn [MORE.pgn ...]
+
+Prints, per player, the mean seconds a move in each bucket (with the number of moves) and the
+mean clock left when the game ended.
+"""
+
+import collections
+import re
+import sys
+
+BUCKETS = 7
+
+
+def games(text):
+    """Yields (white, black, base, inc, [seconds per ply]) for each game in a PGN text."""
+    for chunk in text.split("[Event ")[1:]:
+        white = re.search(r'\[White "([^"]+)"', chunk).group(1)
+        black = re.search(r'\[Black "([^"]+)"', chunk).group(1)
+        base, inc = map(float, re.search(r'\[TimeControl "([^"]+)"', chunk).group(1).split("+"))
+        body = chunk.split("\n\n", 1)[1] if "\n\n" in chunk else ""
+        times = [float(t) for t in re.findall(r"/\d+ ([\d.]+)s\}", body)]
+        yield white, black, base, inc, times
+
+
+def clock_use(texts):
+    """Per player: {bucket: [seconds, moves]} and the list of clocks left at each game's end."""
+    spent = collections.defaultdict(lambda: collections.defaultdict(lambda: [0.0, 0]))
+    left = collections.defaultdict(list)
+    for text in texts:
+        for white, black, base, inc, times in games(text):
+            clock = {white: base, black: base}
+            for ply, t in enumerate(times):
+                player = white if ply % 2 == 0 else black
+                bucket = min(ply // 2 // 10, BUCKETS - 1)
+                spent[player][bucket][0] += t
+                spent[player][bucket][1] += 1
+                clock[player] += inc - t
+            for player in (white, black):
+                left[player].append(clock[player])
+    return spent, left
+
+
+def main(paths):
+    if not paths:
+        sys.exit(__doc__)
+    spent, left = clock_use(open(p, encoding="utf-8").read() for p in paths)
+    for player in sorted(spent):
+        cells = []
+        for b in range(BUCKETS):
+            secs, moves = spent[player][b]
+            label = f"{b * 10 + 1}-{b * 10 + 10}" if b < BUCKETS - 1 else f"{b * 10 + 1}+"
+            cells.append(f"{label}: {secs / max(moves, 1):.3f} s ({moves})")
+        mean_left = sum(left[player]) / len(left[player])
+        print(f"{player}: " + ", ".join(cells) + f"; clock left {mean_left:.2f} s")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
