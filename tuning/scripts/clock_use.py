@@ -4,7 +4,8 @@ clock left at the end of each game.
 
 Each move's time is read from trine-match's move comments (`{+0.20/16 0.636s}`); the base time
 and increment from the `TimeControl` tag. Moves are counted from the game's start position (the
-opening's last move is move 1 here), in buckets of ten, the last bucket holding move 61 onwards.
+opening's last move is move 1 here; the side to move there, from the FEN tag, moves first), in
+buckets of ten, the last bucket holding move 61 onwards.
 
     clock_use.py GAMES.pgn [MORE.pgn ...]
 
@@ -16,42 +17,43 @@ import collections
 import re
 import sys
 
+from match_pgn import movers, read_games
+
 BUCKETS = 7
+SECONDS = re.compile(r"/\d+ ([\d.]+)s\}")
 
 
-def games(text):
-    """Yields (white, black, base, inc, [seconds per ply]) for each game in a PGN text."""
-    for chunk in text.split("[Event ")[1:]:
-        white = re.search(r'\[White "([^"]+)"', chunk).group(1)
-        black = re.search(r'\[Black "([^"]+)"', chunk).group(1)
-        base, inc = map(float, re.search(r'\[TimeControl "([^"]+)"', chunk).group(1).split("+"))
-        body = chunk.split("\n\n", 1)[1] if "\n\n" in chunk else ""
-        times = [float(t) for t in re.findall(r"/\d+ ([\d.]+)s\}", body)]
-        yield white, black, base, inc, times
-
-
-def clock_use(texts):
-    """Per player: {bucket: [seconds, moves]} and the list of clocks left at each game's end."""
+def clock_use(games):
+    """Per player: {bucket: [seconds, moves]} and the list of clocks left at each game's end, from
+    (tags, movetext) pairs as `match_pgn.read_games` yields them."""
     spent = collections.defaultdict(lambda: collections.defaultdict(lambda: [0.0, 0]))
     left = collections.defaultdict(list)
-    for text in texts:
-        for white, black, base, inc, times in games(text):
-            clock = {white: base, black: base}
-            for ply, t in enumerate(times):
-                player = white if ply % 2 == 0 else black
-                bucket = min(ply // 2 // 10, BUCKETS - 1)
-                spent[player][bucket][0] += t
-                spent[player][bucket][1] += 1
-                clock[player] += inc - t
-            for player in (white, black):
-                left[player].append(clock[player])
+    for tags, text in games:
+        base, inc = map(float, tags["TimeControl"].split("+"))
+        first, second = movers(tags)
+        clock = {first: base, second: base}
+        for ply, t in enumerate(float(t) for t in SECONDS.findall(text)):
+            player = first if ply % 2 == 0 else second
+            bucket = min(ply // 2 // 10, BUCKETS - 1)
+            spent[player][bucket][0] += t
+            spent[player][bucket][1] += 1
+            clock[player] += inc - t
+        for player in (first, second):
+            left[player].append(clock[player])
     return spent, left
+
+
+def read(paths):
+    """Every game of the PGN files at `paths`, as (tags, movetext)."""
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            yield from read_games(f)
 
 
 def main(paths):
     if not paths:
         sys.exit(__doc__)
-    spent, left = clock_use(open(p, encoding="utf-8").read() for p in paths)
+    spent, left = clock_use(read(paths))
     for player in sorted(spent):
         cells = []
         for b in range(BUCKETS):

@@ -17,32 +17,16 @@ import re
 import sys
 from collections import Counter
 
-TAG = re.compile(r'^\[(\w+) "(.*)"\]\s*$')
+from match_pgn import movers, read_games
+
 SCORE = re.compile(r"\{\s*([+-]?\d+\.\d+)/\d+")
 
 
 def games(path):
     """Yields (first mover, second mover, movetext) for every game in a PGN file."""
-    tags, moves = {}, []
     with open(path, encoding="utf-8") as f:
-        for line in f:
-            m = TAG.match(line)
-            if m:
-                if moves:
-                    yield order(tags) + (" ".join(moves),)
-                    tags, moves = {}, []
-                tags[m.group(1)] = m.group(2)
-            elif line.strip():
-                moves.append(line.strip())
-    if moves:
-        yield order(tags) + (" ".join(moves),)
-
-
-def order(tags):
-    """The players in the order they move from the game's start position (its FEN tag)."""
-    white, black = tags.get("White"), tags.get("Black")
-    fields = tags.get("FEN", "").split()
-    return (black, white) if len(fields) > 1 and fields[1] == "b" else (white, black)
+        for tags, text in read_games(f):
+            yield movers(tags) + (text,)
 
 
 def main():

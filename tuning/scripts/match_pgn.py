@@ -1,8 +1,34 @@
-"""The move comments trine-match writes in its PGNs (`{+0.20/14 0.170s}`, `{-M3/20 0.050s}`), read
-move by move with python-chess; shared by opponent_positions.py and turning_points.py."""
+"""Reading trine-match's PGNs. The move comments it writes (`{+0.20/14 0.170s}`, `{-M3/20
+0.050s}`) are read move by move with python-chess by `scored_moves` (opponent_positions.py,
+turning_points.py); `read_games` and `movers` read the tags and the movetext as plain text, with
+nothing but Python 3 (draw_scores.py, clock_use.py, paired.py)."""
 import re
 
 COMMENT = re.compile(r"\s*([+-]?\d+\.\d+|[+-]?M\d+)/(\d+)")
+TAG = re.compile(r'^\[(\w+) "(.*)"\]\s*$')
+
+
+def read_games(lines):
+    """Yields (tag dictionary, movetext on one line) for every game in PGN text given as lines."""
+    tags, moves = {}, []
+    for line in lines:
+        m = TAG.match(line)
+        if m:
+            if moves:
+                yield tags, " ".join(moves)
+                tags, moves = {}, []
+            tags[m.group(1)] = m.group(2)
+        elif line.strip():
+            moves.append(line.strip())
+    if moves:
+        yield tags, " ".join(moves)
+
+
+def movers(tags):
+    """The players in the order they move from the game's start position (its FEN tag)."""
+    white, black = tags.get("White"), tags.get("Black")
+    fields = tags.get("FEN", "").split()
+    return (black, white) if len(fields) > 1 and fields[1] == "b" else (white, black)
 
 
 def pawns(text):

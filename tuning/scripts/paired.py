@@ -15,26 +15,17 @@ Prints one line per file pair and a pooled line.
 """
 
 import math
-import re
 import sys
 
-TAG = re.compile(r'^\[(\w+) "(.*)"\]\s*$')
+from match_pgn import read_games
 
 
 def games(path):
-    """Yields the tag dictionary of every game in a PGN file."""
-    tags = {}
+    """Yields the tag dictionary of every finished game (one with a `Result` tag) in a PGN file."""
     with open(path, encoding="utf-8") as f:
-        for line in f:
-            m = TAG.match(line)
-            if m:
-                tags[m.group(1)] = m.group(2)
-            elif tags and line.strip() and not line.startswith("["):
-                if "Result" in tags:
-                    yield tags
-                tags = {}
-    if tags and "Result" in tags:
-        yield tags
+        for tags, _ in read_games(f):
+            if "Result" in tags:
+                yield tags
 
 
 def points(tags, name):

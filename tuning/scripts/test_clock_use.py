@@ -5,6 +5,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import clock_use as cu  # noqa: E402
+from match_pgn import read_games  # noqa: E402
 
 PGN = """[Event "trine-match"]
 [White "trine"]
@@ -18,7 +19,7 @@ PGN = """[Event "trine-match"]
 
 
 def main():
-    spent, left = cu.clock_use([PGN, PGN])
+    spent, left = cu.clock_use(read_games((PGN + "\n" + PGN).splitlines()))
     # Three white moves and two black ones, all in the first bucket, in each of the two games.
     assert spent["trine"][0] == [2 * 1.75, 6], spent["trine"]
     assert spent["Ethereal-12"][0] == [2 * 0.5, 4], spent["Ethereal-12"]
@@ -26,6 +27,13 @@ def main():
     # White: 2 + 3 × 0.5 − 1.75; Black: 2 + 2 × 0.5 − 0.5.
     assert left["trine"] == [1.75, 1.75], left
     assert left["Ethereal-12"] == [2.5, 2.5], left
+    # From a position with Black to move, Black's is the first move: the same comments, sides
+    # swapped.
+    black_first = PGN.replace("[TimeControl", '[FEN "8/8/8/8/8/8/8/K6k b - - 0 1"]\n[TimeControl')
+    spent, left = cu.clock_use(read_games(black_first.splitlines()))
+    assert spent["Ethereal-12"][0] == [1.75, 3], spent["Ethereal-12"]
+    assert spent["trine"][0] == [0.5, 2], spent["trine"]
+    assert left == {"Ethereal-12": [1.75], "trine": [2.5]}, left
     print("clock_use.py: ok")
 
 
