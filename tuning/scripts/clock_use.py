@@ -17,7 +17,7 @@ import collections
 import re
 import sys
 
-from match_pgn import movers, read_games
+from match_pgn import movers, read_files
 
 BUCKETS = 7
 SECONDS = re.compile(r"/\d+ ([\d.]+)s\}")
@@ -32,7 +32,7 @@ def clock_use(games):
         base, inc = map(float, tags["TimeControl"].split("+"))
         first, second = movers(tags)
         clock = {first: base, second: base}
-        for ply, t in enumerate(float(t) for t in SECONDS.findall(text)):
+        for ply, t in enumerate(map(float, SECONDS.findall(text))):
             player = first if ply % 2 == 0 else second
             bucket = min(ply // 2 // 10, BUCKETS - 1)
             spent[player][bucket][0] += t
@@ -43,17 +43,10 @@ def clock_use(games):
     return spent, left
 
 
-def read(paths):
-    """Every game of the PGN files at `paths`, as (tags, movetext)."""
-    for path in paths:
-        with open(path, encoding="utf-8") as f:
-            yield from read_games(f)
-
-
 def main(paths):
     if not paths:
         sys.exit(__doc__)
-    spent, left = clock_use(read(paths))
+    spent, left = clock_use(read_files(paths))
     for player in sorted(spent):
         cells = []
         for b in range(BUCKETS):

@@ -17,16 +17,15 @@ import re
 import sys
 from collections import Counter
 
-from match_pgn import movers, read_games
+from match_pgn import movers, read_files
 
 SCORE = re.compile(r"\{\s*([+-]?\d+\.\d+)/\d+")
 
 
 def games(path):
     """Yields (first mover, second mover, movetext) for every game in a PGN file."""
-    with open(path, encoding="utf-8") as f:
-        for tags, text in read_games(f):
-            yield movers(tags) + (text,)
+    for tags, text in read_files([path]):
+        yield movers(tags) + (text,)
 
 
 def main():

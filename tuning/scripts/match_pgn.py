@@ -1,6 +1,6 @@
 """Reading trine-match's PGNs. The move comments it writes (`{+0.20/14 0.170s}`, `{-M3/20
 0.050s}`) are read move by move with python-chess by `scored_moves` (opponent_positions.py,
-turning_points.py); `read_games` and `movers` read the tags and the movetext as plain text, with
+turning_points.py); `read_games`, `read_files` and `movers` read the tags and the movetext as plain text, with
 nothing but Python 3 (draw_scores.py, clock_use.py, paired.py)."""
 import re
 
@@ -22,6 +22,13 @@ def read_games(lines):
             moves.append(line.strip())
     if moves:
         yield tags, " ".join(moves)
+
+
+def read_files(paths):
+    """`read_games` over the PGN files at `paths`, one after the other."""
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            yield from read_games(f)
 
 
 def movers(tags):

@@ -17,15 +17,14 @@ Prints one line per file pair and a pooled line.
 import math
 import sys
 
-from match_pgn import read_games
+from match_pgn import read_files
 
 
 def games(path):
     """Yields the tag dictionary of every finished game (one with a `Result` tag) in a PGN file."""
-    with open(path, encoding="utf-8") as f:
-        for tags, _ in read_games(f):
-            if "Result" in tags:
-                yield tags
+    for tags, _ in read_files([path]):
+        if "Result" in tags:
+            yield tags
 
 
 def points(tags, name):
