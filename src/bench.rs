@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::board::{Board, Game};
+use crate::nnue::Network;
 use crate::search::iterate::SearchParams;
 use crate::search::{NodeStats, SearchControl, SearchLimits, Searcher};
 use crate::tt::Table;
@@ -79,8 +80,9 @@ pub struct BenchResult {
     pub stats: NodeStats,
 }
 
-/// Searches every bench position to `depth` silently and returns the totals.
-pub fn measure(depth: u32) -> BenchResult {
+/// Searches every bench position to `depth` silently (with `network`'s evaluation when given)
+/// and returns the totals.
+pub fn measure(depth: u32, network: Option<&Arc<Network>>) -> BenchResult {
     let tt = Arc::new(Table::new(16).expect("16 MB hash table"));
     let mut result = BenchResult::default();
     let start = Instant::now();
@@ -93,7 +95,11 @@ pub fn measure(depth: u32) -> BenchResult {
         };
         let ctl = Arc::new(SearchControl::new(limits, 1, false));
         let mut searcher = Searcher::new(0, Arc::clone(&tt), ctl);
-        let r = searcher.iterate(&Game::new(board), &SearchParams::default());
+        let params = SearchParams {
+            network: network.cloned(),
+            ..SearchParams::default()
+        };
+        let r = searcher.iterate(&Game::new(board), &params);
         result.nodes += r.nodes;
         result.stats.merge(&searcher.stats);
     }
@@ -102,8 +108,8 @@ pub fn measure(depth: u32) -> BenchResult {
 }
 
 /// Runs the bench and prints it; with `stats`, the node-type confusion matrix too.
-pub fn run(depth: u32, stats: bool) -> BenchResult {
-    let r = measure(depth);
+pub fn run(depth: u32, stats: bool, network: Option<&Arc<Network>>) -> BenchResult {
+    let r = measure(depth, network);
     if stats {
         crate::outln!("node types (predicted vs. actual), depth {depth}:");
         crate::outln!("{}", r.stats);
@@ -136,8 +142,8 @@ mod tests {
 
     #[test]
     fn bench_is_deterministic() {
-        let a = measure(3);
-        let b = measure(3);
+        let a = measure(3, None);
+        let b = measure(3, None);
         assert!(a.nodes > 0);
         assert_eq!(a.nodes, b.nodes);
         assert_eq!(a.stats, b.stats);

@@ -13,6 +13,7 @@ pub mod console;
 pub mod datagen;
 pub mod eval;
 pub mod learn_cli;
+pub mod nnue;
 pub mod perft;
 pub mod scale;
 pub mod search;

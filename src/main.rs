@@ -28,6 +28,9 @@ enum Cmd {
         /// Also print the node-type prediction statistics.
         #[arg(long)]
         stats: bool,
+        /// Evaluate with this network file (docs/nnue.md) instead of the hand-written evaluation.
+        #[arg(long)]
+        evalfile: Option<std::path::PathBuf>,
         /// Accepted (and ignored) for OpenBench's `bench <hash> <threads> <depth>` style callers.
         #[arg(hide = true)]
         rest: Vec<String>,
@@ -113,8 +116,20 @@ fn main() -> ExitCode {
             uci::run_loop();
             ExitCode::SUCCESS
         }
-        Some(Cmd::Bench { depth, stats, .. }) => {
-            bench::run(depth, stats);
+        Some(Cmd::Bench {
+            depth,
+            stats,
+            evalfile,
+            ..
+        }) => {
+            let network = match evalfile.map(|p| trine::nnue::Network::load(&p)).transpose() {
+                Ok(n) => n.map(std::sync::Arc::new),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            bench::run(depth, stats, network.as_ref());
             ExitCode::SUCCESS
         }
         Some(Cmd::Scale {

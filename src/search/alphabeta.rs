@@ -14,7 +14,6 @@ use super::node_type::{NodeType, Outcome};
 use super::params as p;
 use super::{mated_in, Searcher, MATE, MATE_BOUND, MAX_PLY};
 use crate::board::Board;
-use crate::eval::evaluate;
 use crate::tt::{self, score_to_tt, Bound, PackedMove};
 
 /// True if the side to move has a piece other than pawns and king (null move is unsafe otherwise).
@@ -55,7 +54,7 @@ impl Searcher {
                 return 0;
             }
             if ply >= MAX_PLY - 1 {
-                return evaluate(pos);
+                return self.evaluate(pos, ply);
             }
             // Mate-distance pruning: no line from here can beat a mate already found nearer the root.
             alpha = alpha.max(mated_in(ply));
@@ -84,7 +83,7 @@ impl Searcher {
         } else {
             entry
                 .and_then(|e| tt::stored_eval(&e))
-                .unwrap_or_else(|| evaluate(pos))
+                .unwrap_or_else(|| self.evaluate(pos, ply))
         };
 
         // Internal iterative reduction: a node the TT knows nothing about is searched a ply less.

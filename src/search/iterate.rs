@@ -47,6 +47,8 @@ pub struct SearchParams {
     pub report: bool,
     /// Castling notation for printed moves.
     pub chess960: bool,
+    /// The network to evaluate with (`EvalFile`); `None`: the hand-written evaluation.
+    pub network: Option<std::sync::Arc<crate::nnue::Network>>,
 }
 
 impl Default for SearchParams {
@@ -56,6 +58,7 @@ impl Default for SearchParams {
             searchmoves: Vec::new(),
             report: false,
             chess960: false,
+            network: None,
         }
     }
 }
@@ -64,6 +67,7 @@ impl Searcher {
     /// Runs iterative deepening on `game`'s current position until a limit or the stop flag.
     pub fn iterate(&mut self, game: &Game, params: &SearchParams) -> SearchResult {
         let root = &game.board;
+        self.set_network(params.network.as_ref());
         self.nodes = 0;
         self.singular = 0;
         self.stopped = false;
@@ -271,13 +275,14 @@ impl Searcher {
                 Outcome::FailLow => Bound::Upper,
             };
             let mv = best_index.map_or(PackedMove::NONE, |_| PackedMove::new(root_moves[pv_idx]));
+            let static_eval = self.evaluate(root.pos(), 0);
             self.tt.store(
                 root.key(),
                 mv,
                 score_to_tt(best, 0),
                 // The static evaluation, as every other node stores it: a later search that
                 // meets this position below its root (analysis stepping back a move) reads it.
-                crate::tt::eval_to_tt(root.in_check(), crate::eval::evaluate(root.pos())),
+                crate::tt::eval_to_tt(root.in_check(), static_eval),
                 depth.clamp(0, 255) as u8,
                 bound,
                 false,

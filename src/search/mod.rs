@@ -99,6 +99,9 @@ pub struct Searcher {
     null_plies: [bool; MAX_PLY + 2],
     /// The move left out at each ply while a singular-extension search runs there.
     excluded: [Option<shakmaty::Move>; MAX_PLY + 2],
+    /// The network's incremental evaluator when `EvalFile` names one; the hand-written
+    /// evaluation otherwise.
+    nnue: Option<crate::nnue::Evaluator>,
 }
 
 impl Searcher {
@@ -124,6 +127,33 @@ impl Searcher {
             singular: 0,
             null_plies: [false; MAX_PLY + 2],
             excluded: [None; MAX_PLY + 2],
+            nnue: None,
+        }
+    }
+
+    /// Evaluates with `net` from now on (`None`: the hand-written evaluation); the side searcher
+    /// follows. Keeps the incremental state when the network is the one already in use.
+    pub fn set_network(&mut self, net: Option<&Arc<crate::nnue::Network>>) {
+        let same = match (&self.nnue, net) {
+            (Some(e), Some(n)) => Arc::ptr_eq(e.network(), n),
+            (None, None) => true,
+            _ => false,
+        };
+        if !same {
+            self.nnue = net.map(|n| crate::nnue::Evaluator::new(Arc::clone(n), MAX_PLY + 2));
+        }
+        if let Some(w) = self.sp_worker.as_mut() {
+            w.set_network(net);
+        }
+    }
+
+    /// Static evaluation of `pos`, reached at `ply`, side to move's view: the network's when one
+    /// is loaded, else the hand-written one.
+    #[inline]
+    pub fn evaluate(&mut self, pos: &shakmaty::Chess, ply: usize) -> i32 {
+        match self.nnue.as_mut() {
+            Some(e) => e.evaluate(pos, ply),
+            None => crate::eval::evaluate(pos),
         }
     }
 

@@ -8,7 +8,6 @@ use super::movepick::{see_non_negative, MovePicker};
 use super::tactical::captures_and_promotions;
 use super::{mated_in, Searcher, MATE, MAX_PLY};
 use crate::board::Board;
-use crate::eval::evaluate;
 use crate::tt::{self, score_to_tt, Bound, EntryData, PackedMove};
 
 impl Searcher {
@@ -23,7 +22,7 @@ impl Searcher {
             self.seldepth = ply;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(b.pos());
+            return self.evaluate(b.pos(), ply);
         }
         let entry = self.tt.probe(b.key());
         self.qsearch_probed(b, alpha, beta, ply, entry, None)
@@ -62,7 +61,7 @@ impl Searcher {
         } else {
             stand_pat = static_eval
                 .or_else(|| entry.and_then(|e| tt::stored_eval(&e)))
-                .unwrap_or_else(|| evaluate(pos));
+                .unwrap_or_else(|| self.evaluate(pos, ply));
             if stand_pat >= beta {
                 if entry.is_none() {
                     self.tt.store(

@@ -9,10 +9,11 @@ use shakmaty::{Move, Position};
 
 use super::info;
 use super::learning::Learner;
-use super::options::{declarations, Change, Options};
+use super::options::{declarations, Change, Options, NO_NETWORK};
 use super::parse::{parse, Command, GoParams, PositionStart};
 use crate::board::{parse_uci_move, Board, Game};
 use crate::eval::evaluate;
+use crate::nnue::Network;
 use crate::search::iterate::SearchParams;
 use crate::search::{SearchLimits, MAX_DEPTH};
 use crate::smp::{pool::Task, Job, Pool};
@@ -36,6 +37,8 @@ pub struct Engine {
     pool: Pool,
     current: Option<Arc<Job>>,
     learner: Option<Learner>,
+    /// The network `EvalFile` loaded; `None`: the hand-written evaluation.
+    network: Option<Arc<Network>>,
     debug: bool,
 }
 
@@ -61,6 +64,7 @@ impl Engine {
             pool,
             current: None,
             learner: None,
+            network: None,
             debug: false,
         }
     }
@@ -154,12 +158,24 @@ impl Engine {
                 info::emit(&format!("Key: {:016x}", b.key()));
             }
             Command::Eval => {
-                let e = evaluate(self.game.board.pos());
-                info::message(&format!("eval {e} cp (side to move)"));
+                let pos = self.game.board.pos();
+                match &self.network {
+                    Some(n) => info::message(&format!(
+                        "eval {} cp (side to move, network {}; hand-written {})",
+                        n.evaluate(pos),
+                        self.options.eval_file,
+                        evaluate(pos)
+                    )),
+                    None => info::message(&format!("eval {} cp (side to move)", evaluate(pos))),
+                }
             }
             Command::Bench { depth } => {
                 self.stop_and_wait();
-                crate::bench::run(depth.unwrap_or(crate::bench::DEFAULT_DEPTH), false);
+                crate::bench::run(
+                    depth.unwrap_or(crate::bench::DEFAULT_DEPTH),
+                    false,
+                    self.network.as_ref(),
+                );
             }
             Command::Perft { depth } => {
                 self.stop_and_wait();
@@ -254,15 +270,51 @@ impl Engine {
                             };
                         }
                     }
-                    Change::Learn => {
-                        self.learner = self.options.learning.then(|| {
-                            Learner::new(&self.options.learn_file, self.options.learn_capacity)
-                        });
-                    }
+                    Change::Learn => self.open_learner(),
+                    Change::EvalFile(path) => self.set_eval_file(path),
                     Change::Stored => {}
                 }
             }
         }
+    }
+
+    /// Opens the learn file when learning is on. Learned scores are the hand-written
+    /// evaluation's, so learning stays off while a network is loaded.
+    fn open_learner(&mut self) {
+        if self.options.learning && self.network.is_some() {
+            info::message("learning is off while EvalFile names a network (the learn file holds the hand-written evaluation's scores)");
+        }
+        self.learner = (self.options.learning && self.network.is_none())
+            .then(|| Learner::new(&self.options.learn_file, self.options.learn_capacity));
+    }
+
+    /// Loads the network at `path` (`None`: the hand-written evaluation). A file that cannot be
+    /// read or is not a network is an error and the evaluation in use stays. The table is emptied:
+    /// its stored static evaluations belong to the previous evaluation.
+    fn set_eval_file(&mut self, path: Option<String>) {
+        let network = match &path {
+            None => None,
+            Some(p) => match Network::load(std::path::Path::new(p)) {
+                Ok(n) => Some(Arc::new(n)),
+                Err(e) => {
+                    info::error(&format!("{e}; keeping EvalFile {}", self.options.eval_file));
+                    return;
+                }
+            },
+        };
+        self.stop_and_wait();
+        if let Some(n) = &network {
+            info::message(&format!(
+                "network {} loaded: hidden size {}, fingerprint {:08x}",
+                path.as_deref().unwrap_or_default(),
+                n.hidden(),
+                n.fingerprint()
+            ));
+        }
+        self.network = network;
+        self.options.eval_file = path.unwrap_or_else(|| NO_NETWORK.to_string());
+        self.tt.clear();
+        self.open_learner();
     }
 
     fn start_search(&mut self, go: GoParams) {
@@ -307,6 +359,7 @@ impl Engine {
             searchmoves,
             report: true,
             chess960: self.options.chess960,
+            network: self.network.clone(),
         };
         let job = Arc::new(Job::search(
             self.game.clone(),

@@ -94,6 +94,12 @@ const SPECS: &[Spec] = &[
         },
     },
     Spec {
+        name: "EvalFile",
+        kind: Kind::Str {
+            default: NO_NETWORK,
+        },
+    },
+    Spec {
         name: "Learn Threshold",
         kind: Kind::Spin {
             default: 33,
@@ -110,6 +116,9 @@ const SPECS: &[Spec] = &[
         },
     },
 ];
+
+/// `EvalFile` value for the hand-written evaluation (no network).
+pub const NO_NETWORK: &str = "<empty>";
 
 /// The parallel scheme used unless `SMP Mode` says otherwise: the one that measured best
 /// (`trine scale`, see docs/scaling.md).
@@ -140,6 +149,8 @@ pub struct Options {
     pub learn_threshold: i32,
     /// Entries kept in the learn file (FIFO beyond).
     pub learn_capacity: usize,
+    /// The network file in use; [`NO_NETWORK`] for the hand-written evaluation.
+    pub eval_file: String,
 }
 
 impl Default for Options {
@@ -156,6 +167,7 @@ impl Default for Options {
             learn_file: "trine.learn".to_string(),
             learn_threshold: 33,
             learn_capacity: 65536,
+            eval_file: NO_NETWORK.to_string(),
         }
     }
 }
@@ -171,6 +183,9 @@ pub enum Change {
     ClearHash,
     /// A learning option: the learn file must be (re)opened.
     Learn,
+    /// A network file to load (`None`: back to the hand-written evaluation); not yet stored in
+    /// [`Options`], since reading the file may fail.
+    EvalFile(Option<String>),
     /// A value stored in [`Options`] directly.
     Stored,
 }
@@ -308,6 +323,17 @@ impl Options {
                 Ok((Change::Stored, Vec::new()))
             }
             Kind::Button => Ok((Change::ClearHash, Vec::new())),
+            Kind::Str { .. } if spec.name == "EvalFile" => {
+                let text = value.unwrap_or("").trim();
+                let none = text.is_empty()
+                    || text == NO_NETWORK
+                    || text.eq_ignore_ascii_case("none")
+                    || text.eq_ignore_ascii_case("<none>");
+                Ok((
+                    Change::EvalFile((!none).then(|| text.to_string())),
+                    Vec::new(),
+                ))
+            }
             Kind::Str { .. } => {
                 let text = value.unwrap_or("").trim();
                 if text.is_empty() {

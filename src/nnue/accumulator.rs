@@ -1,0 +1,124 @@
+//! Per-thread incremental evaluation: a stack of accumulators, one slot per ply, each remembering
+//! the board it was computed for. A position is evaluated from the slot (its own ply's, its
+//! parent's or its grandparent's) whose board differs from it in the fewest pieces, by adding and
+//! subtracting only the feature rows that changed; with no near slot it is computed from scratch.
+//! The update reads nothing but the two boards, so it is exact whatever the slot last held.
+
+use std::sync::Arc;
+
+use shakmaty::{Board, Chess, Color, Position, Role};
+
+use super::features;
+use super::network::{add, sub, Network};
+
+/// Greatest score the network may return: far from mate scores.
+const MAX_SCORE: i32 = 20_000;
+
+/// One thread's incremental evaluator of one network.
+#[derive(Clone)]
+pub struct Evaluator {
+    net: Arc<Network>,
+    /// Per slot, White's accumulator then Black's (2H values).
+    accs: Vec<i16>,
+    /// The board each slot's accumulators belong to; `None` = empty.
+    boards: Vec<Option<Board>>,
+}
+
+/// Pieces whose placement differs between two boards (one count per changed (colour, role,
+/// square) feature).
+fn changed(a: &Board, b: &Board) -> u32 {
+    let mut n = 0;
+    for c in Color::ALL {
+        let (ca, cb) = (a.by_color(c), b.by_color(c));
+        for r in Role::ALL {
+            n += ((ca & a.by_role(r)) ^ (cb & b.by_role(r))).count() as u32;
+        }
+    }
+    n
+}
+
+impl Evaluator {
+    /// An evaluator of `net` with `slots` plies of stack.
+    pub fn new(net: Arc<Network>, slots: usize) -> Evaluator {
+        let h = net.hidden();
+        Evaluator {
+            net,
+            accs: vec![0; slots * 2 * h],
+            boards: vec![None; slots],
+        }
+    }
+
+    /// The network evaluated.
+    pub fn network(&self) -> &Arc<Network> {
+        &self.net
+    }
+
+    /// Evaluates `pos`, reached at `ply`, from the side to move's point of view, in centipawns.
+    pub fn evaluate(&mut self, pos: &Chess, ply: usize) -> i32 {
+        let slot = ply.min(self.boards.len() - 1);
+        let board = pos.board();
+        let mut base: Option<(usize, u32)> = None;
+        for cand in [slot, slot.wrapping_sub(1), slot.wrapping_sub(2)] {
+            if let Some(Some(b)) = self.boards.get(cand) {
+                let d = changed(b, board);
+                if base.is_none_or(|(_, bd)| d < bd) {
+                    base = Some((cand, d));
+                }
+            }
+        }
+        let h = self.net.hidden();
+        match base {
+            Some((cand, d)) if d <= board.occupied().count() as u32 => {
+                let old = self.boards[cand].clone().expect("a filled slot");
+                if cand != slot {
+                    let (lo, hi) = (cand.min(slot), cand.max(slot));
+                    let (left, right) = self.accs.split_at_mut(hi * 2 * h);
+                    let (src, dst) = (&mut left[lo * 2 * h..(lo + 1) * 2 * h], &mut right[..2 * h]);
+                    if cand < slot {
+                        dst.copy_from_slice(src);
+                    } else {
+                        src.copy_from_slice(dst);
+                    }
+                }
+                if d > 0 {
+                    self.apply(slot, &old, board);
+                }
+            }
+            _ => {
+                let acc = &mut self.accs[slot * 2 * h..(slot + 1) * 2 * h];
+                let (white, black) = acc.split_at_mut(h);
+                self.net.refresh(board, Color::White, white);
+                self.net.refresh(board, Color::Black, black);
+            }
+        }
+        self.boards[slot] = Some(board.clone());
+        let acc = &self.accs[slot * 2 * h..(slot + 1) * 2 * h];
+        let (white, black) = acc.split_at(h);
+        let v = match pos.turn() {
+            Color::White => self.net.output(white, black),
+            Color::Black => self.net.output(black, white),
+        };
+        v.clamp(-MAX_SCORE, MAX_SCORE)
+    }
+
+    /// Moves slot `slot`'s accumulators from `old`'s placement to `new`'s.
+    fn apply(&mut self, slot: usize, old: &Board, new: &Board) {
+        let h = self.net.hidden();
+        let acc = &mut self.accs[slot * 2 * h..(slot + 1) * 2 * h];
+        let (white, black) = acc.split_at_mut(h);
+        for c in Color::ALL {
+            let (co, cn) = (old.by_color(c), new.by_color(c));
+            for r in Role::ALL {
+                let (o, n) = (co & old.by_role(r), cn & new.by_role(r));
+                for sq in o & !n {
+                    sub(white, self.net.row(features::index(Color::White, c, r, sq)));
+                    sub(black, self.net.row(features::index(Color::Black, c, r, sq)));
+                }
+                for sq in n & !o {
+                    add(white, self.net.row(features::index(Color::White, c, r, sq)));
+                    add(black, self.net.row(features::index(Color::Black, c, r, sq)));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,198 @@
+//! A loaded network: its quantised weights (read from the file format of docs/nnue.md, every
+//! malformed file refused with a reason), the accumulator of a whole position computed from
+//! scratch, and the output layer.
+
+use shakmaty::{Board, Color, Position};
+
+use super::features::{self, INPUTS};
+
+/// File magic of format version 1.
+pub const MAGIC: &[u8; 8] = b"TRINENN1";
+/// Quantisation of the feature layer.
+pub const QA: i32 = 255;
+/// Quantisation of the output weights.
+pub const QB: i32 = 64;
+/// Lanes summed in `i32` before the running total moves to `i64`.
+const CHUNK: usize = 8;
+/// Largest output weight a file may hold: the trainer's ±1.98 times [`QB`].
+const MAX_W2: i16 = 127;
+
+/// The weights of one network.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Network {
+    hidden: usize,
+    scale: i32,
+    /// `INPUTS × hidden`, feature-major.
+    w1: Vec<i16>,
+    b1: Vec<i16>,
+    /// `2 × hidden`: side to move's half first.
+    w2: Vec<i16>,
+    b2: i32,
+    /// FNV-1a of the file, to tell networks apart (learn files, logs).
+    fingerprint: u32,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Network(hidden {}, fingerprint {:08x})",
+            self.hidden, self.fingerprint
+        )
+    }
+}
+
+/// Reads little-endian values off the front of a byte slice.
+struct Reader<'a>(&'a [u8]);
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> [u8; N] {
+        let (head, rest) = self.0.split_at(N);
+        self.0 = rest;
+        head.try_into().expect("length checked before reading")
+    }
+    fn u32(&mut self) -> u32 {
+        u32::from_le_bytes(self.take())
+    }
+    fn i32(&mut self) -> i32 {
+        i32::from_le_bytes(self.take())
+    }
+    fn i16s(&mut self, n: usize) -> Vec<i16> {
+        (0..n).map(|_| i16::from_le_bytes(self.take())).collect()
+    }
+}
+
+impl Network {
+    /// Parses a network file; the error says what is wrong with it.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        if bytes.len() < 16 || &bytes[..8] != MAGIC {
+            return Err("not a Trine network file (no TRINENN1 header)".into());
+        }
+        let mut r = Reader(&bytes[8..]);
+        let hidden = r.u32() as usize;
+        if !(8..=4096).contains(&hidden) || !hidden.is_multiple_of(8) {
+            return Err(format!(
+                "hidden size {hidden} is not a multiple of 8 in 8..=4096"
+            ));
+        }
+        let scale = r.u32();
+        if scale == 0 || scale > 10_000 {
+            return Err(format!("output scale {scale} is out of range"));
+        }
+        let expected = 16 + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4;
+        if bytes.len() != expected {
+            return Err(format!(
+                "file is {} bytes; a network of hidden size {hidden} has {expected}",
+                bytes.len()
+            ));
+        }
+        let w1 = r.i16s(INPUTS * hidden);
+        let b1 = r.i16s(hidden);
+        let w2 = r.i16s(2 * hidden);
+        let b2 = r.i32();
+        if w2.iter().any(|w| w.unsigned_abs() > MAX_W2 as u16) {
+            return Err(format!("an output weight is beyond ±{MAX_W2}"));
+        }
+        let fingerprint = bytes.iter().fold(0x811C_9DC5u32, |h, &b| {
+            (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+        });
+        Ok(Network {
+            hidden,
+            scale: scale as i32,
+            w1,
+            b1,
+            w2,
+            b2,
+            fingerprint,
+        })
+    }
+
+    /// Reads a network file.
+    pub fn load(path: &std::path::Path) -> Result<Network, String> {
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Hidden size H.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// FNV-1a hash of the file's bytes.
+    pub fn fingerprint(&self) -> u32 {
+        self.fingerprint
+    }
+
+    /// The weight row of feature `f` (H values).
+    #[inline(always)]
+    pub fn row(&self, f: usize) -> &[i16] {
+        &self.w1[f * self.hidden..(f + 1) * self.hidden]
+    }
+
+    /// Fills `acc` (H values) with the accumulator of `board` from `perspective`'s side.
+    pub fn refresh(&self, board: &Board, perspective: Color, acc: &mut [i16]) {
+        acc.copy_from_slice(&self.b1);
+        for sq in board.occupied() {
+            let piece = board.piece_at(sq).expect("occupied square");
+            add(
+                acc,
+                self.row(features::index(perspective, piece.color, piece.role, sq)),
+            );
+        }
+    }
+
+    /// Centipawns for the side to move from its accumulator `us` and the other side's `them`.
+    #[inline]
+    pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+        let h = self.hidden;
+        let s = screlu_dot(us, &self.w2[..h]) + screlu_dot(them, &self.w2[h..]);
+        let v = s / i64::from(QA) + i64::from(self.b2);
+        (v * i64::from(self.scale) / i64::from(QA * QB)) as i32
+    }
+
+    /// Evaluates `pos` from scratch (no incremental state), side to move's view, centipawns.
+    pub fn evaluate(&self, pos: &shakmaty::Chess) -> i32 {
+        let h = self.hidden;
+        let mut acc = vec![0i16; 2 * h];
+        let (white, black) = acc.split_at_mut(h);
+        self.refresh(pos.board(), Color::White, white);
+        self.refresh(pos.board(), Color::Black, black);
+        match pos.turn() {
+            Color::White => self.output(white, black),
+            Color::Black => self.output(black, white),
+        }
+    }
+}
+
+/// `acc += row`, lane by lane.
+#[inline(always)]
+pub fn add(acc: &mut [i16], row: &[i16]) {
+    for (a, w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_add(*w);
+    }
+}
+
+/// `acc -= row`, lane by lane.
+#[inline(always)]
+pub fn sub(acc: &mut [i16], row: &[i16]) {
+    for (a, w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_sub(*w);
+    }
+}
+
+/// Σ clamp(a, 0, QA)² · w, exact: each term is at most 255² · [`MAX_W2`] (8.3 M), so a chunk of
+/// [`CHUNK`] terms fits an `i32`, and the chunks are summed in `i64`.
+#[inline(always)]
+fn screlu_dot(acc: &[i16], w: &[i16]) -> i64 {
+    let mut total = 0i64;
+    for (a, w) in acc.chunks_exact(CHUNK).zip(w.chunks_exact(CHUNK)) {
+        let mut s = 0i32;
+        for k in 0..CHUNK {
+            let c = i32::from(a[k]).clamp(0, QA);
+            s = s.wrapping_add((c * i32::from(w[k])).wrapping_mul(c));
+        }
+        total += i64::from(s);
+    }
+    total
+}

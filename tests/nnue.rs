@@ -1,0 +1,203 @@
+//! The network evaluation over UCI: `setoption name EvalFile` loads a network file (the engine's
+//! `eval` then reports the network's score, the same as the library computes from scratch, and
+//! searches with it); a missing or malformed file is an `info string error` and the evaluation in
+//! use stays; `<empty>` goes back to the hand-written evaluation.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use shakmaty::{CastlingMode, Chess};
+
+mod engine_process;
+use engine_process::Engine;
+
+const FEN: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8";
+
+/// A pseudo-random network file of hidden size `h` in the format of docs/nnue.md.
+fn network_file(h: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    let mut next = move |range: i64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % (2 * range as u64 + 1)) as i64 - range
+    };
+    let mut f = b"TRINENN1".to_vec();
+    f.extend((h as u32).to_le_bytes());
+    f.extend(400u32.to_le_bytes());
+    for _ in 0..768 * h {
+        f.extend((next(60) as i16).to_le_bytes());
+    }
+    for _ in 0..h {
+        f.extend((next(100) as i16 + 60).to_le_bytes());
+    }
+    for _ in 0..2 * h {
+        f.extend((next(127) as i16).to_le_bytes());
+    }
+    f.extend((next(16_000) as i32).to_le_bytes());
+    f
+}
+
+fn scratch_dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("trine-nnue-test-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Lines up to and including the first that satisfies `done`.
+fn until(e: &Engine, done: impl Fn(&str) -> bool) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut seen = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let line = e
+            .next_line(left)
+            .unwrap_or_else(|| panic!("no expected line within 60 s; saw {seen:#?}"));
+        let stop = done(&line);
+        seen.push(line);
+        if stop {
+            return seen;
+        }
+    }
+}
+
+/// Sends `line`, then `isready`; the lines before `readyok`.
+fn say(e: &mut Engine, line: &str) -> Vec<String> {
+    e.send(line);
+    e.send("isready");
+    let mut lines = until(e, |l| l == "readyok");
+    lines.pop();
+    lines
+}
+
+/// The `eval` line's network score, if it names a network.
+fn network_eval(e: &mut Engine) -> Option<i32> {
+    let lines = say(e, "eval");
+    let line = lines
+        .iter()
+        .find(|l| l.contains("eval "))
+        .expect("an eval line");
+    if !line.contains("network") {
+        return None;
+    }
+    let after = line.split("eval ").nth(1).unwrap();
+    Some(after.split_whitespace().next().unwrap().parse().unwrap())
+}
+
+fn legal_bestmove(e: &mut Engine, pos: &Chess, go: &str) {
+    e.send(go);
+    let lines = until(e, |l| l.starts_with("bestmove"));
+    let mv = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let m: shakmaty::uci::UciMove = mv.parse().unwrap();
+    assert!(
+        m.to_move(pos).is_ok(),
+        "illegal bestmove {mv}; lines {lines:#?}"
+    );
+}
+
+fn set_eval_file(e: &mut Engine, path: &Path) -> Vec<String> {
+    say(
+        e,
+        &format!("setoption name EvalFile value {}", path.display()),
+    )
+}
+
+#[test]
+fn a_network_is_loaded_used_and_kept_through_bad_files() {
+    let dir = scratch_dir();
+    let good = dir.join("good.nnue");
+    std::fs::write(&good, network_file(32, 11)).unwrap();
+    let truncated = dir.join("truncated.nnue");
+    let bytes = network_file(32, 11);
+    std::fs::write(&truncated, &bytes[..bytes.len() - 10]).unwrap();
+    let pos: Chess = FEN
+        .parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    let expected = trine::nnue::Network::load(&good).unwrap().evaluate(&pos);
+
+    let mut e = Engine::start();
+    let uci = say(&mut e, "uci");
+    assert!(uci
+        .iter()
+        .any(|l| l == "option name EvalFile type string default <empty>"));
+    say(&mut e, &format!("position fen {FEN}"));
+    assert_eq!(network_eval(&mut e), None);
+
+    // A missing file: an error, and still the hand-written evaluation.
+    let out = set_eval_file(&mut e, &dir.join("missing.nnue"));
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string error") && l.contains("cannot read")),
+        "{out:#?}"
+    );
+    assert_eq!(network_eval(&mut e), None);
+
+    // A good file: loaded, reported, and the engine's score is the library's.
+    let out = set_eval_file(&mut e, &good);
+    assert!(out.iter().any(|l| l.contains("loaded")), "{out:#?}");
+    assert_eq!(network_eval(&mut e), Some(expected));
+    legal_bestmove(&mut e, &pos, "go depth 6");
+
+    // A truncated file: an error, and the good network stays.
+    let out = set_eval_file(&mut e, &truncated);
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string error") && l.contains("bytes")),
+        "{out:#?}"
+    );
+    assert_eq!(network_eval(&mut e), Some(expected));
+
+    // Back to the hand-written evaluation.
+    say(&mut e, "setoption name EvalFile value <empty>");
+    assert_eq!(network_eval(&mut e), None);
+    legal_bestmove(&mut e, &pos, "go depth 4");
+    e.send("quit");
+    let _ = e.child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bench_runs_with_a_network_and_refuses_a_bad_one() {
+    let dir = scratch_dir().join("bench");
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.nnue");
+    std::fs::write(&good, network_file(16, 5)).unwrap();
+    let run = |path: &Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_trine"))
+            .args(["bench", "--depth", "4", "--evalfile"])
+            .arg(path)
+            .output()
+            .unwrap()
+    };
+    let ok = run(&good);
+    assert!(ok.status.success());
+    let text = String::from_utf8_lossy(&ok.stdout);
+    let last = text.lines().last().unwrap();
+    assert!(last.ends_with(" nps") && last.contains(" nodes "), "{text}");
+    let plain = std::process::Command::new(env!("CARGO_BIN_EXE_trine"))
+        .args(["bench", "--depth", "4"])
+        .output()
+        .unwrap();
+    // A different evaluation searches a different tree.
+    assert_ne!(
+        String::from_utf8_lossy(&plain.stdout)
+            .lines()
+            .last()
+            .unwrap()
+            .split(' ')
+            .next(),
+        last.split(' ').next()
+    );
+    let bad = run(&dir.join("missing.nnue"));
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("error: cannot read"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
