@@ -106,7 +106,23 @@ enum Cmd {
         /// Hash table per game, MB.
         #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=4096))]
         hash: u32,
+        /// Both sides evaluate with this network file (docs/nnue.md).
+        #[arg(long)]
+        evalfile: Option<std::path::PathBuf>,
     },
+}
+
+/// The network of `--evalfile`, if given; a file that cannot be used is `error: ...` on stderr.
+fn load_network(
+    path: Option<std::path::PathBuf>,
+) -> Result<Option<std::sync::Arc<trine::nnue::Network>>, ExitCode> {
+    match path.map(|p| trine::nnue::Network::load(&p)).transpose() {
+        Ok(n) => Ok(n.map(std::sync::Arc::new)),
+        Err(e) => {
+            eprintln!("error: {e}");
+            Err(ExitCode::FAILURE)
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -122,12 +138,9 @@ fn main() -> ExitCode {
             evalfile,
             ..
         }) => {
-            let network = match evalfile.map(|p| trine::nnue::Network::load(&p)).transpose() {
-                Ok(n) => n.map(std::sync::Arc::new),
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::FAILURE;
-                }
+            let network = match load_network(evalfile) {
+                Ok(n) => n,
+                Err(code) => return code,
             };
             bench::run(depth, stats, network.as_ref());
             ExitCode::SUCCESS
@@ -157,7 +170,12 @@ fn main() -> ExitCode {
             seed,
             random_plies,
             hash,
+            evalfile,
         }) => {
+            let network = match load_network(evalfile) {
+                Ok(n) => n,
+                Err(code) => return code,
+            };
             let threads = threads.map_or_else(
                 || std::thread::available_parallelism().map_or(1, usize::from),
                 |t| t as usize,
@@ -172,6 +190,7 @@ fn main() -> ExitCode {
                     random_plies,
                     hash_mb: hash as usize,
                     seed,
+                    network,
                 },
             };
             match datagen::run(&cfg) {

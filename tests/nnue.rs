@@ -201,3 +201,43 @@ fn bench_runs_with_a_network_and_refuses_a_bad_one() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("error: cannot read"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn datagen_plays_with_a_network_and_refuses_a_bad_one() {
+    let dir = scratch_dir().join("datagen");
+    std::fs::create_dir_all(&dir).unwrap();
+    let net = dir.join("net.nnue");
+    std::fs::write(&net, network_file(16, 9)).unwrap();
+    let run = |out: &Path, evalfile: Option<&Path>| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_trine"));
+        c.args([
+            "datagen",
+            "--games",
+            "2",
+            "--nodes",
+            "300",
+            "--threads",
+            "1",
+        ])
+        .args(["--seed", "4", "--random-plies", "4", "--out"])
+        .arg(out);
+        if let Some(p) = evalfile {
+            c.arg("--evalfile").arg(p);
+        }
+        c.output().unwrap()
+    };
+    let (with, without) = (dir.join("with.txt"), dir.join("without.txt"));
+    assert!(run(&with, Some(&net)).status.success());
+    assert!(run(&without, None).status.success());
+    let (a, b) = (
+        std::fs::read_to_string(&with).unwrap(),
+        std::fs::read_to_string(&without).unwrap(),
+    );
+    assert!(a.lines().count() > 0 && b.lines().count() > 0);
+    // The same openings, played by another evaluation: other games.
+    assert_ne!(a, b);
+    let bad = run(&dir.join("bad.txt"), Some(&dir.join("missing.nnue")));
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("error: cannot read"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -143,6 +143,8 @@ pub struct GameSettings {
     pub hash_mb: usize,
     /// Run seed (game `i` uses `Rng::for_game(seed, i)`).
     pub seed: u64,
+    /// The network both sides evaluate with (`None`: the hand-written evaluation).
+    pub network: Option<Arc<crate::nnue::Network>>,
 }
 
 /// A finished game.
@@ -160,21 +162,30 @@ pub struct PlayedGame {
 struct Player {
     tt: Arc<Table>,
     searcher: Searcher,
+    params: SearchParams,
 }
 
 impl Player {
-    fn new(hash_mb: usize) -> Result<Player, String> {
+    fn new(hash_mb: usize, network: Option<Arc<crate::nnue::Network>>) -> Result<Player, String> {
         let tt = Arc::new(Table::new(hash_mb)?);
         let ctl = Arc::new(SearchControl::new(SearchLimits::default(), 1, false));
         let searcher = Searcher::new(0, Arc::clone(&tt), ctl);
-        Ok(Player { tt, searcher })
+        let params = SearchParams {
+            network,
+            ..SearchParams::default()
+        };
+        Ok(Player {
+            tt,
+            searcher,
+            params,
+        })
     }
 
     /// Best move and score (side to move's view); `None` when there is no legal move.
     fn search(&mut self, game: &Game, limits: SearchLimits) -> Option<(Move, i32)> {
         self.tt.new_search();
         self.searcher.ctl = Arc::new(SearchControl::new(limits, 1, false));
-        let r = self.searcher.iterate(game, &SearchParams::default());
+        let r = self.searcher.iterate(game, &self.params);
         Some((r.best_move?, r.lines.first()?.score))
     }
 }
@@ -203,7 +214,7 @@ fn choose_opening(player: &mut Player, rng: &mut Rng, plies: u32) -> Game {
 
 /// Plays game `index` to its end.
 pub fn play_game(settings: &GameSettings, index: u64) -> Result<PlayedGame, String> {
-    let mut player = Player::new(settings.hash_mb)?;
+    let mut player = Player::new(settings.hash_mb, settings.network.clone())?;
     let mut rng = Rng::for_game(settings.seed, index);
     let mut game = choose_opening(&mut player, &mut rng, settings.random_plies);
     let first_recorded = game.moves_played + SKIP_PLIES;
@@ -291,7 +302,7 @@ mod tests {
 
     #[test]
     fn chosen_openings_are_balanced() {
-        let mut player = Player::new(1).unwrap();
+        let mut player = Player::new(1, None).unwrap();
         for index in 0..3 {
             let game = choose_opening(&mut player, &mut Rng::for_game(1, index), 8);
             assert_eq!(game.moves_played, 8);
@@ -378,6 +389,7 @@ mod tests {
             random_plies: 4,
             hash_mb: 1,
             seed: 11,
+            network: None,
         };
         let a = play_game(&settings, 0).unwrap();
         let b = play_game(&settings, 0).unwrap();
