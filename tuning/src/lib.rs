@@ -3,7 +3,8 @@
 //! games at once, every move checked by shakmaty, time forfeits, crashes and hangs detected
 //! without ever blocking — writes PGN, and reports Elo with a 95 % interval from the
 //! pentanomial distribution of game pairs and a pentanomial SPRT. Its binary `trine-tune` is the
-//! Texel tuner of the evaluation weights ([`texel`]).
+//! Texel tuner of the evaluation weights ([`texel`]), and `trine-nnue` trains the NNUE network
+//! ([`nnue`]).
 //!
 //! | module | role |
 //! |---|---|
@@ -17,11 +18,13 @@
 //! | [`pgn`] | PGN output |
 //! | [`stats`] | Elo, confidence intervals, LOS, SPRT |
 //! | [`texel`] | the Texel tuner: data, model, Adam, `src/eval/weights.rs` output |
+//! | [`nnue`] | the NNUE trainer (`trine-nnue`): data, float network, Adam, quantised file |
 
 pub mod adjudication;
 pub mod cli;
 pub mod engine;
 pub mod game;
+pub mod nnue;
 pub mod openings;
 pub mod pgn;
 pub mod runner;

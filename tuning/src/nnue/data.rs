@@ -1,0 +1,340 @@
+//! Training data for the NNUE trainer: `<FEN> | <score> | <result>` lines as `trine datagen` writes
+//! them (score in centipawns, result 1.0/0.5/0.0, both from white's point of view) are read in
+//! chunks, parsed with the engine's own reader (`trine::datagen::parse_line`) and encoded in
+//! parallel (rayon), and kept in a compact [`Dataset`]: per position the active features of the
+//! side to move's perspective and of the other one (u16 each, in one flat vector), and the score
+//! and result turned to the side to move's point of view — about 110 bytes a position. The
+//! training/validation split is by game, exactly as the Texel tuner's (`texel::Split`); malformed
+//! lines are counted and skipped, never fatal.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
+use std::path::Path;
+
+use rayon::prelude::*;
+use shakmaty::{Chess, Color, Position};
+use trine::datagen::GameResult;
+
+use super::features::{push_active, MAX_ACTIVE};
+pub use crate::texel::data::{LoadStats, Split};
+
+/// Lines parsed and encoded together (one parallel batch).
+const CHUNK_LINES: usize = 1 << 16;
+/// Malformed lines quoted in [`LoadStats::examples`].
+const EXAMPLES: usize = 5;
+
+/// One position of a [`Dataset`], borrowed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Entry<'a> {
+    /// Active features of the side to move's perspective.
+    pub stm: &'a [u16],
+    /// Active features of the other perspective.
+    pub other: &'a [u16],
+    /// Search score, centipawns, side to move's view.
+    pub score: f32,
+    /// Game result, side to move's view: 1, 0.5 or 0.
+    pub result: f32,
+}
+
+/// Encoded positions, structure of arrays: position `i`'s features are
+/// `features[offsets[i]..offsets[i + 1]]`, the side to move's first, then as many of the other
+/// perspective's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dataset {
+    offsets: Vec<u64>,
+    features: Vec<u16>,
+    score: Vec<f32>,
+    result: Vec<f32>,
+}
+
+impl Default for Dataset {
+    fn default() -> Self {
+        Dataset::new()
+    }
+}
+
+impl Dataset {
+    /// No positions.
+    pub fn new() -> Dataset {
+        Dataset {
+            offsets: vec![0],
+            features: Vec::new(),
+            score: Vec::new(),
+            result: Vec::new(),
+        }
+    }
+
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.score.len()
+    }
+
+    /// True when there are no positions.
+    pub fn is_empty(&self) -> bool {
+        self.score.is_empty()
+    }
+
+    /// Bytes held by the vectors' contents.
+    pub fn bytes(&self) -> usize {
+        self.offsets.len() * 8 + self.features.len() * 2 + self.score.len() * 8
+    }
+
+    /// Adds a position from its two feature lists (of equal length) and the side to move's score
+    /// and result.
+    pub fn push(&mut self, stm: &[u16], other: &[u16], score: f32, result: f32) {
+        assert_eq!(stm.len(), other.len(), "both perspectives see every piece");
+        self.features.extend_from_slice(stm);
+        self.features.extend_from_slice(other);
+        self.offsets.push(self.features.len() as u64);
+        self.score.push(score);
+        self.result.push(result);
+    }
+
+    /// Encodes and adds `pos` with its search score and game result, both from white's view.
+    pub fn push_position(&mut self, pos: &Chess, score_white: i32, result_white: f32) {
+        let e = Encoded::new(pos, score_white, result_white)
+            .expect("a legal position has at most 32 pieces");
+        self.push_encoded(&e);
+    }
+
+    fn push_encoded(&mut self, e: &Encoded) {
+        let n = usize::from(e.count);
+        self.push(
+            &e.features[..n],
+            &e.features[MAX_ACTIVE..MAX_ACTIVE + n],
+            e.score,
+            e.result,
+        );
+    }
+
+    /// Position `i`.
+    #[inline]
+    pub fn get(&self, i: usize) -> Entry<'_> {
+        let (start, end) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
+        let (stm, other) = self.features[start..end].split_at((end - start) / 2);
+        Entry {
+            stm,
+            other,
+            score: self.score[i],
+            result: self.result[i],
+        }
+    }
+}
+
+/// One encoded position before it is stored (fixed size, no allocation).
+#[derive(Clone, Copy, Debug)]
+struct Encoded {
+    /// Side to move's features at `[0, count)`, the other's at `[MAX_ACTIVE, MAX_ACTIVE + count)`.
+    features: [u16; 2 * MAX_ACTIVE],
+    count: u8,
+    score: f32,
+    result: f32,
+}
+
+impl Encoded {
+    fn new(pos: &Chess, score_white: i32, result_white: f32) -> Result<Encoded, String> {
+        let board = pos.board();
+        let count = board.occupied().count();
+        if count > MAX_ACTIVE {
+            return Err(format!("{count} pieces (at most {MAX_ACTIVE})"));
+        }
+        let stm = pos.turn();
+        let mut buf = Vec::with_capacity(MAX_ACTIVE);
+        let mut features = [0u16; 2 * MAX_ACTIVE];
+        push_active(board, stm, &mut buf);
+        features[..count].copy_from_slice(&buf);
+        buf.clear();
+        push_active(board, stm.other(), &mut buf);
+        features[MAX_ACTIVE..MAX_ACTIVE + count].copy_from_slice(&buf);
+        let (score, result) = match stm {
+            Color::White => (score_white as f32, result_white),
+            Color::Black => (-score_white as f32, 1.0 - result_white),
+        };
+        Ok(Encoded {
+            features,
+            count: count as u8,
+            score,
+            result,
+        })
+    }
+}
+
+/// A parsed, encoded line: the sample, and what tells games apart (white's result, move number).
+type Parsed = Result<(Encoded, f32, u32), String>;
+
+/// Parses and encodes one line.
+fn parse(bytes: &[u8]) -> Parsed {
+    let text = std::str::from_utf8(bytes).map_err(|_| "not UTF-8".to_string())?;
+    let line = trine::datagen::parse_line(text)?;
+    let result = match line.result {
+        GameResult::WhiteWin => 1.0,
+        GameResult::Draw => 0.5,
+        GameResult::BlackWin => 0.0,
+    };
+    let e = Encoded::new(&line.pos, line.score, result)?;
+    Ok((e, result, line.pos.fullmoves().get()))
+}
+
+/// The same hash as the Texel tuner's `Split`: whether game number `game` is held out.
+fn is_validation(split: Split, game: u64) -> bool {
+    let mut z = split
+        .seed
+        .wrapping_add(game.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z as f64) < split.fraction * 18_446_744_073_709_551_616.0
+}
+
+/// Loaded data, split into a training and a validation set.
+#[derive(Clone, Debug, Default)]
+pub struct Loaded {
+    /// Positions the gradient is computed on.
+    pub train: Dataset,
+    /// Held-out positions for early stopping.
+    pub validation: Dataset,
+    /// Line counts.
+    pub stats: LoadStats,
+    /// (game number, white's result, move number) of the last position read.
+    last: Option<(u64, f32, u32)>,
+}
+
+impl Loaded {
+    /// Nothing loaded yet.
+    pub fn new() -> Loaded {
+        Loaded::default()
+    }
+
+    /// Reads every line of `reader` (named `name` in messages) into the sets; its first position
+    /// starts a new game. A line starts a new game when its result differs from the previous
+    /// line's or its move number is lower (datagen writes each game's positions together, in
+    /// order); the game number decides the set, as in `texel::Split`.
+    pub fn read(&mut self, mut reader: impl BufRead, name: &str, split: Split) -> io::Result<()> {
+        let mut line_no = 0u64;
+        self.last = None;
+        let mut chunk: Vec<(u64, Vec<u8>)> = Vec::with_capacity(CHUNK_LINES);
+        loop {
+            chunk.clear();
+            while chunk.len() < CHUNK_LINES {
+                let mut buf = Vec::with_capacity(100);
+                if reader.read_until(b'\n', &mut buf)? == 0 {
+                    break;
+                }
+                line_no += 1;
+                if !buf.iter().all(u8::is_ascii_whitespace) {
+                    chunk.push((line_no, buf));
+                }
+            }
+            if chunk.is_empty() {
+                return Ok(());
+            }
+            let parsed: Vec<Parsed> = chunk.par_iter().map(|(_, b)| parse(b)).collect();
+            for ((no, _), p) in chunk.iter().zip(parsed) {
+                self.stats.lines += 1;
+                match p {
+                    Ok((e, result, moves)) => {
+                        let game = match self.last {
+                            Some((g, r, m)) if r == result && m <= moves => g,
+                            _ => {
+                                self.stats.games += 1;
+                                self.stats.games
+                            }
+                        };
+                        self.last = Some((game, result, moves));
+                        if is_validation(split, game) {
+                            self.validation.push_encoded(&e);
+                        } else {
+                            self.train.push_encoded(&e);
+                        }
+                        self.stats.positions += 1;
+                    }
+                    Err(e) => {
+                        self.stats.malformed += 1;
+                        if self.stats.examples.len() < EXAMPLES {
+                            self.stats.examples.push(format!("{name}:{no}: {e}"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads a file (see [`Loaded::read`]).
+    pub fn read_file(&mut self, path: &Path, split: Split) -> io::Result<()> {
+        let file = File::open(path)?;
+        self.read(
+            BufReader::with_capacity(1 << 20, file),
+            &path.display().to_string(),
+            split,
+        )
+    }
+}
+
+/// Loads every file in order.
+pub fn load(paths: &[impl AsRef<Path>], split: Split) -> io::Result<Loaded> {
+    let mut loaded = Loaded::new();
+    for p in paths {
+        let p = p.as_ref();
+        loaded
+            .read_file(p, split)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", p.display())))?;
+    }
+    Ok(loaded)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::features::active;
+    use std::io::Cursor;
+
+    #[test]
+    fn positions_are_stored_from_the_side_to_moves_view() {
+        let text = "\
+rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 30 | 1.0
+rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 | 25 | 1.0
+not a line
+rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 | x | 1.0
+
+8/8/8/8/8/8/8/K6k w - - 0 1 | 0 | 0.5
+";
+        let mut l = Loaded::new();
+        l.read(Cursor::new(text), "t", Split::NONE).unwrap();
+        assert_eq!(l.stats.lines, 5);
+        assert_eq!(l.stats.positions, 3);
+        assert_eq!(l.stats.malformed, 2);
+        assert_eq!(l.stats.games, 2);
+        assert!(
+            l.stats.examples[0].starts_with("t:3: "),
+            "{:?}",
+            l.stats.examples
+        );
+        let d = &l.train;
+        assert_eq!(d.len(), 3);
+        let first = d.get(0);
+        assert_eq!((first.score, first.result), (-30.0, 0.0));
+        let pos: Chess = trine::datagen::parse_line(text.lines().next().unwrap())
+            .unwrap()
+            .pos;
+        assert_eq!(first.stm, &active(pos.board(), Color::Black)[..]);
+        assert_eq!(first.other, &active(pos.board(), Color::White)[..]);
+        assert_eq!((d.get(1).score, d.get(1).result), (25.0, 1.0));
+        let last = d.get(2);
+        assert_eq!((last.score, last.result, last.stm.len()), (0.0, 0.5, 2));
+    }
+
+    #[test]
+    fn the_split_is_by_game_and_matches_the_texel_tuners() {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/sample.txt");
+        let split = Split {
+            fraction: 0.3,
+            seed: 5,
+        };
+        let ours = load(&[&path], split).unwrap();
+        let texel = crate::texel::data::load(&[&path], split).unwrap();
+        assert_eq!(ours.train.len(), texel.train.len());
+        assert_eq!(ours.validation.len(), texel.validation.len());
+        assert_eq!(ours.stats, texel.stats);
+        assert!(!ours.validation.is_empty() && ours.train.len() > ours.validation.len());
+    }
+}

@@ -1,0 +1,445 @@
+//! The float network of `docs/nnue.md` and its training maths. All parameters live in one flat
+//! `f32` vector, `[W1 (768·H) | b1 (H) | w2 (2H) | b2 (1)]`, so that gradients, Adam's moments and
+//! clipping are plain loops over equal slices. Per position: `a_p = b1 + Σ_{active f} W1[f]` for
+//! the side to move's perspective and the other one, `out = Σ screlu(a_stm)·w2[..H] +
+//! Σ screlu(a_other)·w2[H..] + b2` and `cp = SCALE · out`; the loss is
+//! `(sigmoid(K · cp / 400) − target)²`. The inner loops run over slices of length H (a multiple
+//! of 8) written so that the compiler vectorises them; nothing is allocated per position.
+
+use shakmaty::{Chess, Position};
+
+use super::data::Entry;
+use super::features::{active, INPUTS};
+use super::rng::Rng;
+use super::SCALE;
+
+/// The float network.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    hidden: usize,
+    /// `[W1 | b1 | w2 | b2]`, see the module documentation.
+    pub params: Vec<f32>,
+}
+
+/// Number of parameters of a network with `hidden` neurons.
+pub const fn param_count(hidden: usize) -> usize {
+    INPUTS * hidden + hidden + 2 * hidden + 1
+}
+
+/// Checks a hidden size: 8 ..= 4096 and a multiple of 8 (as the file format requires).
+pub fn check_hidden(hidden: usize) -> Result<(), String> {
+    if !(8..=4096).contains(&hidden) || !hidden.is_multiple_of(8) {
+        return Err(format!(
+            "hidden size {hidden} is not a multiple of 8 in 8..=4096"
+        ));
+    }
+    Ok(())
+}
+
+/// The parameter vector split into its layers.
+pub struct Layers<'a> {
+    /// Feature weights: feature `f`'s row at `[f·H, f·H + H)`.
+    pub w1: &'a [f32],
+    /// Accumulator biases.
+    pub b1: &'a [f32],
+    /// Output weights, the side to move's first.
+    pub w2: &'a [f32],
+    /// Output bias.
+    pub b2: f32,
+}
+
+/// Mutable view of a parameter-shaped vector (a gradient) split into its layers.
+pub struct LayersMut<'a> {
+    /// Feature weights.
+    pub w1: &'a mut [f32],
+    /// Accumulator biases.
+    pub b1: &'a mut [f32],
+    /// Output weights.
+    pub w2: &'a mut [f32],
+    /// Output bias.
+    pub b2: &'a mut f32,
+}
+
+/// Splits a parameter-shaped vector of a network with `hidden` neurons into its layers.
+pub fn split_mut(v: &mut [f32], hidden: usize) -> LayersMut<'_> {
+    let (w1, rest) = v.split_at_mut(INPUTS * hidden);
+    let (b1, rest) = rest.split_at_mut(hidden);
+    let (w2, rest) = rest.split_at_mut(2 * hidden);
+    LayersMut {
+        w1,
+        b1,
+        w2,
+        b2: &mut rest[0],
+    }
+}
+
+/// `1 / (1 + exp(−x))`.
+#[inline]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The training target of a position (side to move's view):
+/// `lambda · result + (1 − lambda) · sigmoid(k · score / 400)`.
+#[inline]
+pub fn target(score: f32, result: f32, k: f32, lambda: f32) -> f32 {
+    lambda * result + (1.0 - lambda) * sigmoid(k * score / 400.0)
+}
+
+/// SCReLU: `clamp(x, 0, 1)²`.
+#[inline]
+pub fn screlu(x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    c * c
+}
+
+/// `Σ screlu(a[i]) · w[i]`, in eight independent lanes so that it vectorises.
+#[inline]
+fn screlu_dot(a: &[f32], w: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 8];
+    for (a, w) in a.chunks_exact(8).zip(w.chunks_exact(8)) {
+        for k in 0..8 {
+            let c = a[k].clamp(0.0, 1.0);
+            lanes[k] += c * c * w[k];
+        }
+    }
+    let tail: f32 = a
+        .chunks_exact(8)
+        .remainder()
+        .iter()
+        .zip(w.chunks_exact(8).remainder())
+        .map(|(&a, &w)| screlu(a) * w)
+        .sum();
+    lanes.iter().sum::<f32>() + tail
+}
+
+/// `dst += src`, elementwise.
+#[inline]
+fn add(dst: &mut [f32], src: &[f32]) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d += s;
+    }
+}
+
+/// Per-thread work space of the forward and backward passes (four vectors of H).
+#[derive(Clone, Debug)]
+pub struct Scratch {
+    acc_stm: Vec<f32>,
+    acc_other: Vec<f32>,
+    d_stm: Vec<f32>,
+    d_other: Vec<f32>,
+}
+
+impl Scratch {
+    /// Work space for a network with `hidden` neurons.
+    pub fn new(hidden: usize) -> Scratch {
+        Scratch {
+            acc_stm: vec![0.0; hidden],
+            acc_other: vec![0.0; hidden],
+            d_stm: vec![0.0; hidden],
+            d_other: vec![0.0; hidden],
+        }
+    }
+}
+
+impl Network {
+    /// All parameters zero.
+    pub fn zeros(hidden: usize) -> Network {
+        check_hidden(hidden).expect("hidden size");
+        Network {
+            hidden,
+            params: vec![0.0; param_count(hidden)],
+        }
+    }
+
+    /// The starting network of a run: W1 uniform in ±1/√32, w2 uniform in ±1/√(2H), biases zero,
+    /// all from `seed`.
+    pub fn random(hidden: usize, seed: u64) -> Network {
+        let mut net = Network::zeros(hidden);
+        let mut rng = Rng::new(seed);
+        let l = split_mut(&mut net.params, hidden);
+        let r1 = 1.0 / (32.0f32).sqrt();
+        l.w1.iter_mut().for_each(|w| *w = rng.symmetric(r1));
+        let r2 = 1.0 / (2.0 * hidden as f32).sqrt();
+        l.w2.iter_mut().for_each(|w| *w = rng.symmetric(r2));
+        net
+    }
+
+    /// A network from its hidden size and parameter vector.
+    pub fn from_params(hidden: usize, params: Vec<f32>) -> Result<Network, String> {
+        check_hidden(hidden)?;
+        if params.len() != param_count(hidden) {
+            return Err(format!(
+                "{} parameters for hidden size {hidden} (expected {})",
+                params.len(),
+                param_count(hidden)
+            ));
+        }
+        Ok(Network { hidden, params })
+    }
+
+    /// Hidden size H.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The parameters split into layers.
+    pub fn layers(&self) -> Layers<'_> {
+        let h = self.hidden;
+        let (w1, rest) = self.params.split_at(INPUTS * h);
+        let (b1, rest) = rest.split_at(h);
+        let (w2, rest) = rest.split_at(2 * h);
+        Layers {
+            w1,
+            b1,
+            w2,
+            b2: rest[0],
+        }
+    }
+
+    /// The parameters split into mutable layers.
+    pub fn layers_mut(&mut self) -> LayersMut<'_> {
+        split_mut(&mut self.params, self.hidden)
+    }
+
+    /// `acc = b1 + Σ_{f in features} W1[f]`.
+    #[inline]
+    fn accumulate(&self, l: &Layers<'_>, features: &[u16], acc: &mut [f32]) {
+        let h = self.hidden;
+        acc.copy_from_slice(l.b1);
+        for &f in features {
+            add(acc, &l.w1[usize::from(f) * h..][..h]);
+        }
+    }
+
+    /// The raw output (`cp / SCALE`) of a position with the accumulators left in `s`.
+    #[inline]
+    fn forward(&self, l: &Layers<'_>, stm: &[u16], other: &[u16], s: &mut Scratch) -> f32 {
+        self.accumulate(l, stm, &mut s.acc_stm);
+        self.accumulate(l, other, &mut s.acc_other);
+        let (w2_stm, w2_other) = l.w2.split_at(self.hidden);
+        screlu_dot(&s.acc_stm, w2_stm) + screlu_dot(&s.acc_other, w2_other) + l.b2
+    }
+
+    /// Centipawns (side to move's view) of a position given by its two feature lists.
+    pub fn evaluate_features(&self, stm: &[u16], other: &[u16], s: &mut Scratch) -> f32 {
+        SCALE as f32 * self.forward(&self.layers(), stm, other, s)
+    }
+
+    /// Centipawns (side to move's view) of a position.
+    pub fn evaluate(&self, pos: &Chess) -> f32 {
+        let stm = pos.turn();
+        let mut s = Scratch::new(self.hidden);
+        self.evaluate_features(
+            &active(pos.board(), stm),
+            &active(pos.board(), stm.other()),
+            &mut s,
+        )
+    }
+
+    /// Squared error of one position.
+    #[inline]
+    pub fn loss(&self, e: Entry<'_>, k: f32, lambda: f32, s: &mut Scratch) -> f32 {
+        let out = self.forward(&self.layers(), e.stm, e.other, s);
+        let err = sigmoid(k * out * (SCALE as f32 / 400.0)) - target(e.score, e.result, k, lambda);
+        err * err
+    }
+
+    /// Adds `weight ×` the gradient of one position's squared error to `grad` (a parameter-shaped
+    /// vector) and returns the (unweighted) squared error. With `p = sigmoid(K·cp/400)`,
+    /// `dL/dout = 2 (p − t) · p (1 − p) · K · SCALE/400`; then `dL/dw2[i] = dL/dout ·
+    /// screlu(a[i])`, and `dL/da_p[i] = dL/dout · w2[..i] · 2 a_p[i]` where `0 < a_p[i] < 1`
+    /// (else 0), which goes to b1 and to every active row of W1 of that perspective.
+    #[inline]
+    pub fn backprop(
+        &self,
+        e: Entry<'_>,
+        k: f32,
+        lambda: f32,
+        weight: f32,
+        s: &mut Scratch,
+        grad: &mut [f32],
+    ) -> f32 {
+        let h = self.hidden;
+        let l = self.layers();
+        let out = self.forward(&l, e.stm, e.other, s);
+        let slope = k * (SCALE as f32 / 400.0);
+        let p = sigmoid(slope * out);
+        let err = p - target(e.score, e.result, k, lambda);
+        let g = weight * 2.0 * err * p * (1.0 - p) * slope;
+
+        let gl = split_mut(grad, h);
+        *gl.b2 += g;
+        let (w2_stm, w2_other) = l.w2.split_at(h);
+        let (g2_stm, g2_other) = gl.w2.split_at_mut(h);
+        output_grad(&s.acc_stm, w2_stm, g, g2_stm, &mut s.d_stm);
+        output_grad(&s.acc_other, w2_other, g, g2_other, &mut s.d_other);
+        for ((b, ds), d_o) in gl.b1.iter_mut().zip(&s.d_stm).zip(&s.d_other) {
+            *b += ds + d_o;
+        }
+        for &f in e.stm {
+            add(&mut gl.w1[usize::from(f) * h..][..h], &s.d_stm);
+        }
+        for &f in e.other {
+            add(&mut gl.w1[usize::from(f) * h..][..h], &s.d_other);
+        }
+        err * err
+    }
+}
+
+/// For one perspective: `g2[i] += g · screlu(a[i])` and `d[i] = g · w2[i] · 2 a[i]` inside
+/// `(0, 1)`, else 0.
+#[inline]
+fn output_grad(a: &[f32], w2: &[f32], g: f32, g2: &mut [f32], d: &mut [f32]) {
+    for (((&a, &w), g2), d) in a.iter().zip(w2).zip(g2.iter_mut()).zip(d.iter_mut()) {
+        let c = a.clamp(0.0, 1.0);
+        *g2 += g * c * c;
+        *d = if a < 1.0 { 2.0 * g * w * c } else { 0.0 };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::data::Dataset;
+
+    /// Centipawns of the documented formula in f64, written independently of the f32 code.
+    fn reference_cp(h: usize, p: &[f64], stm: &[u16], other: &[u16]) -> f64 {
+        let (w1, rest) = p.split_at(INPUTS * h);
+        let (b1, rest) = rest.split_at(h);
+        let (w2, b2) = rest.split_at(2 * h);
+        let mut out = b2[0];
+        for (half, feats) in [stm, other].into_iter().enumerate() {
+            for j in 0..h {
+                let mut a = b1[j];
+                for &f in feats {
+                    a += w1[usize::from(f) * h + j];
+                }
+                let c = a.clamp(0.0, 1.0);
+                out += c * c * w2[half * h + j];
+            }
+        }
+        400.0 * out
+    }
+
+    /// The mean loss of the documented formula in f64.
+    fn reference_loss(h: usize, p: &[f64], data: &Dataset, k: f64, lambda: f64) -> f64 {
+        let sig = |x: f64| 1.0 / (1.0 + (-x).exp());
+        let mut total = 0.0;
+        for i in 0..data.len() {
+            let e = data.get(i);
+            let cp = reference_cp(h, p, e.stm, e.other);
+            let t =
+                lambda * f64::from(e.result) + (1.0 - lambda) * sig(k * f64::from(e.score) / 400.0);
+            total += (sig(k * cp / 400.0) - t).powi(2);
+        }
+        total / data.len() as f64
+    }
+
+    fn sample(n: usize) -> Dataset {
+        let text = include_str!("../../data/sample.txt");
+        let mut d = Dataset::new();
+        for line in text.lines().step_by(97).take(n) {
+            let l = trine::datagen::parse_line(line).unwrap();
+            let r = match l.result {
+                trine::datagen::GameResult::WhiteWin => 1.0,
+                trine::datagen::GameResult::Draw => 0.5,
+                trine::datagen::GameResult::BlackWin => 0.0,
+            };
+            d.push_position(&l.pos, l.score, r);
+        }
+        d
+    }
+
+    #[test]
+    fn the_analytic_gradient_matches_finite_differences() {
+        let h = 8;
+        let data = sample(12);
+        let (k, lambda) = (2.2, 0.3);
+        let mut net = Network::random(h, 3);
+        let mut rng = Rng::new(11);
+        // Larger output weights and biases than at the start of training, so every term matters.
+        {
+            let l = net.layers_mut();
+            l.w2.iter_mut().for_each(|w| *w = rng.symmetric(1.5));
+            l.b1.iter_mut().for_each(|b| *b = rng.symmetric(0.3));
+            *l.b2 = 0.1;
+        }
+        let mut grad = vec![0.0f32; param_count(h)];
+        let mut s = Scratch::new(h);
+        let n = data.len() as f32;
+        let mut mean = 0.0;
+        for i in 0..data.len() {
+            mean += net.backprop(data.get(i), k, lambda, 1.0 / n, &mut s, &mut grad) / n;
+        }
+        let p64: Vec<f64> = net.params.iter().map(|&x| f64::from(x)).collect();
+        let base = reference_loss(h, &p64, &data, f64::from(k), f64::from(lambda));
+        assert!(
+            (f64::from(mean) - base).abs() < 1e-5 * base.max(1e-3),
+            "{mean} vs {base}"
+        );
+
+        // A few weights of every layer: W1 rows that are active somewhere, b1, w2, b2.
+        let mut picks = Vec::new();
+        for _ in 0..12 {
+            let e = data.get(rng.below(data.len()));
+            let f = usize::from(
+                if rng.below(2) == 0 { e.stm } else { e.other }[rng.below(e.stm.len())],
+            );
+            picks.push(f * h + rng.below(h));
+        }
+        for _ in 0..4 {
+            picks.push(INPUTS * h + rng.below(h));
+            picks.push(INPUTS * h + h + rng.below(2 * h));
+        }
+        picks.push(param_count(h) - 1);
+        let eps = 1e-5;
+        let mut nonzero = 0;
+        for &i in &picks {
+            let mut p = p64.clone();
+            p[i] += eps;
+            let up = reference_loss(h, &p, &data, f64::from(k), f64::from(lambda));
+            p[i] -= 2.0 * eps;
+            let down = reference_loss(h, &p, &data, f64::from(k), f64::from(lambda));
+            let numeric = (up - down) / (2.0 * eps);
+            let analytic = f64::from(grad[i]);
+            if numeric.abs() > 1e-6 {
+                nonzero += 1;
+            }
+            assert!(
+                (numeric - analytic).abs() <= 1e-3 * numeric.abs().max(analytic.abs()) + 1e-7,
+                "parameter {i}: numeric {numeric:e}, analytic {analytic:e}"
+            );
+        }
+        assert!(
+            nonzero >= picks.len() / 2,
+            "only {nonzero} non-zero gradients"
+        );
+    }
+
+    #[test]
+    fn the_output_is_the_documented_formula() {
+        let h = 16;
+        let mut net = Network::random(h, 9);
+        let mut rng = Rng::new(4);
+        {
+            let l = net.layers_mut();
+            l.w2.iter_mut().for_each(|w| *w = rng.symmetric(1.0));
+            l.b1.iter_mut().for_each(|b| *b = rng.symmetric(0.5));
+            *l.b2 = 0.02;
+        }
+        let p64: Vec<f64> = net.params.iter().map(|&x| f64::from(x)).collect();
+        let data = sample(20);
+        for i in 0..data.len() {
+            let e = data.get(i);
+            let cp = f64::from(net.evaluate_features(e.stm, e.other, &mut Scratch::new(h)));
+            let expected = reference_cp(h, &p64, e.stm, e.other);
+            assert!((cp - expected).abs() < 1e-3, "{cp} vs {expected}");
+        }
+        // Swapping the perspectives changes the output (the two halves of w2 differ).
+        let e = data.get(0);
+        let a = net.evaluate_features(e.stm, e.other, &mut Scratch::new(h));
+        let b = net.evaluate_features(e.other, e.stm, &mut Scratch::new(h));
+        assert!((a - b).abs() > 1.0, "{a} vs {b}");
+    }
+}

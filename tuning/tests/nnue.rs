@@ -1,0 +1,178 @@
+//! The NNUE trainer (`trine_tuning::nnue`, `trine-nnue`): training lowers the loss on the sample
+//! data, the run keeps the best network and stops early, and the command line writes a file of the
+//! documented layout that reads back to the network it trained.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use trine_tuning::nnue::data::{load, Split};
+use trine_tuning::nnue::export::{file_len, Quantised};
+use trine_tuning::nnue::train::{mean_loss, train, Config, EpochReport};
+use trine_tuning::nnue::{Dataset, Network};
+
+fn sample_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/sample.txt")
+}
+
+fn sample() -> Dataset {
+    let loaded = load(&[sample_path()], Split::NONE).expect("tuning/data/sample.txt");
+    assert_eq!(loaded.stats.malformed, 0, "{:?}", loaded.stats.examples);
+    assert!(
+        loaded.train.len() > 2000,
+        "sample has {}",
+        loaded.train.len()
+    );
+    loaded.train
+}
+
+fn small() -> Config {
+    Config {
+        hidden: 16,
+        epochs: 4,
+        batch: 256,
+        lr: 0.01,
+        patience: 0,
+        ..Config::default()
+    }
+}
+
+#[test]
+fn training_lowers_the_loss_on_the_sample() {
+    let data = sample();
+    let cfg = small();
+    let start = Network::random(cfg.hidden, cfg.seed);
+    let before = mean_loss(&start, &data, cfg.k, cfg.lambda);
+    let mut reports: Vec<EpochReport> = Vec::new();
+    let outcome = train(&data, &Dataset::new(), &cfg, None, &mut |r, _| {
+        reports.push(r.clone());
+        Ok(())
+    })
+    .unwrap();
+    let after = mean_loss(&outcome.best, &data, cfg.k, cfg.lambda);
+    assert!(after < 0.5 * before, "loss {before} -> {after}");
+    assert_eq!(reports.len(), 4);
+    assert_eq!(outcome.epochs_run, 4);
+    for w in reports.windows(2) {
+        assert!(w[1].train_loss < w[0].train_loss, "{reports:?}");
+    }
+    // Without a validation set the training loss decides, and the last epoch was the best.
+    assert_eq!(outcome.best_epoch, 4);
+    assert!(outcome.best.params.iter().all(|w| w.abs() <= 1.98));
+    // The same seed gives the same network on one thread count.
+    let again = train(&data, &Dataset::new(), &cfg, None, &mut |_, _| Ok(())).unwrap();
+    assert_eq!(again.best, outcome.best);
+}
+
+#[test]
+fn early_stopping_keeps_the_best_network() {
+    let data = sample();
+    // A step size far too large: the validation loss gets worse, and the run stops after
+    // `patience` epochs without improvement, keeping the starting network (epoch 0).
+    let loaded = load(
+        &[sample_path()],
+        Split {
+            fraction: 0.2,
+            seed: 3,
+        },
+    )
+    .unwrap();
+    let cfg = Config {
+        hidden: 16,
+        epochs: 20,
+        batch: 64,
+        lr: 1.0,
+        patience: 2,
+        ..Config::default()
+    };
+    let start = Network::random(16, 77);
+    let mut reports: Vec<EpochReport> = Vec::new();
+    let outcome = train(
+        &loaded.train,
+        &loaded.validation,
+        &cfg,
+        Some(start.clone()),
+        &mut |r, _| {
+            reports.push(r.clone());
+            Ok(())
+        },
+    )
+    .unwrap();
+    assert_eq!(reports[0].epoch, 0);
+    let best = reports
+        .iter()
+        .min_by(|a, b| a.validation_loss.total_cmp(&b.validation_loss))
+        .unwrap();
+    assert_eq!(outcome.best_epoch, best.epoch);
+    assert_eq!(outcome.best_loss, best.validation_loss);
+    assert!(outcome.epochs_run < 20, "{reports:?}");
+    assert_eq!(outcome.epochs_run, outcome.best_epoch + 2);
+    if outcome.best_epoch == 0 {
+        assert_eq!(outcome.best, start);
+    }
+    assert!(data.len() > loaded.train.len());
+}
+
+#[test]
+fn the_command_line_writes_the_documented_file() {
+    let dir = std::env::temp_dir().join(format!("trine-nnue-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("net.nnue");
+    let run = Command::new(env!("CARGO_BIN_EXE_trine-nnue"))
+        .args(["--data"])
+        .arg(sample_path())
+        .args(["--data"])
+        .arg(sample_path())
+        .args([
+            "--hidden",
+            "24",
+            "--epochs",
+            "2",
+            "--batch",
+            "512",
+            "--threads",
+            "2",
+        ])
+        .args(["--lr", "0.01", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(stderr.contains("epoch   2"), "{stderr}");
+    assert!(stderr.contains("0 malformed"), "{stderr}");
+    let bytes = std::fs::read(&out).unwrap();
+    let h = 24;
+    assert_eq!(bytes.len(), 8 + 4 + 4 + 2 * (768 * h + h + 2 * h) + 4);
+    assert_eq!(bytes.len(), file_len(h));
+    assert_eq!(&bytes[..8], b"TRINENN1");
+    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 24);
+    assert_eq!(u32::from_le_bytes(bytes[12..16].try_into().unwrap()), 400);
+    let q = Quantised::from_bytes(&bytes).unwrap();
+    assert!(q.w1.iter().any(|&w| w != 0) && q.w2.iter().any(|&w| w != 0));
+    // Starting from the file with no epochs writes the same file back.
+    let out2 = dir.join("again.nnue");
+    let run = Command::new(env!("CARGO_BIN_EXE_trine-nnue"))
+        .arg("--data")
+        .arg(sample_path())
+        .args(["--hidden", "24", "--epochs", "0", "--init"])
+        .arg(&out)
+        .arg("--out")
+        .arg(&out2)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(std::fs::read(&out2).unwrap(), bytes);
+    // A hidden size that is not a multiple of 8 is refused before loading.
+    let bad = Command::new(env!("CARGO_BIN_EXE_trine-nnue"))
+        .args(["--data", "/nonexistent", "--hidden", "12", "--out"])
+        .arg(dir.join("bad.nnue"))
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("multiple of 8"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
