@@ -64,6 +64,10 @@ pub struct Args {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Also train on every training position mirrored left to right (files a and h swapped), which
+    /// the features cannot tell from the original but for castling rights: twice the data.
+    #[arg(long)]
+    pub mirror: bool,
 }
 
 impl Args {
@@ -129,7 +133,10 @@ pub fn run(args: Args) -> Result<(), String> {
         fraction: args.validation,
         seed: args.seed,
     };
-    let loaded = load(&args.data, split).map_err(|e| e.to_string())?;
+    let mut loaded = load(&args.data, split).map_err(|e| e.to_string())?;
+    if args.mirror {
+        loaded.train.add_mirrors();
+    }
     let secs = t.elapsed().as_secs_f64();
     let stats = &loaded.stats;
     eprintln!(

@@ -107,6 +107,23 @@ impl Dataset {
         );
     }
 
+    /// Appends each position's left-right mirror image (files a and h swapped, `feature ^ 7`)
+    /// with the same score and result. Chess is symmetric under that swap except for castling,
+    /// which the features do not see.
+    pub fn add_mirrors(&mut self) {
+        for i in 0..self.len() {
+            let (start, end) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
+            let at = self.features.len();
+            self.features.extend_from_within(start..end);
+            for f in &mut self.features[at..] {
+                *f ^= 7;
+            }
+            self.offsets.push(self.features.len() as u64);
+            self.score.push(self.score[i]);
+            self.result.push(self.result[i]);
+        }
+    }
+
     /// Position `i`.
     #[inline]
     pub fn get(&self, i: usize) -> Entry<'_> {
@@ -287,6 +304,36 @@ mod tests {
     use super::*;
     use crate::nnue::features::active;
     use std::io::Cursor;
+
+    #[test]
+    fn mirrors_are_the_file_swapped_positions() {
+        let pos: Chess = "r3k2r/1p6/8/8/8/8/6P1/R3K2R w KQkq - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        let mirror: Chess = "r2k3r/6p1/8/8/8/8/1P6/R2K3R w - - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        let mut d = Dataset::new();
+        d.push_position(&pos, 30, 1.0);
+        d.add_mirrors();
+        let mut expected = Dataset::new();
+        expected.push_position(&mirror, 30, 1.0);
+        assert_eq!(d.len(), 2);
+        let sorted = |v: &[u16]| {
+            let mut v = v.to_vec();
+            v.sort_unstable();
+            v
+        };
+        let (a, b) = (d.get(1), expected.get(0));
+        assert_eq!(sorted(a.stm), sorted(b.stm));
+        assert_eq!(sorted(a.other), sorted(b.other));
+        assert_eq!((a.score, a.result), (b.score, b.result));
+        assert_ne!(sorted(d.get(0).stm), sorted(a.stm));
+    }
 
     #[test]
     fn positions_are_stored_from_the_side_to_moves_view() {
