@@ -18,7 +18,7 @@ use crate::board::move_to_uci;
 use crate::search::{is_mate, mate_moves};
 use crate::tt::learn::{
     export_epd, import_epd, LearnFile, LearnTable, LoadStatus, Origin, DEFAULT_CAPACITY,
-    EVAL_VERSION, FORMAT_VERSION, MAX_CAPACITY,
+    FORMAT_VERSION, MAX_CAPACITY,
 };
 
 /// `trine learn <command> --file FILE [--capacity N]`.
@@ -67,11 +67,17 @@ pub struct FileArgs {
     #[arg(long, default_value_t = DEFAULT_CAPACITY,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_CAPACITY as u64))]
     pub capacity: usize,
+    /// The evaluation whose scores the file holds: `<built-in>` (the network in the binary),
+    /// `<empty>` (hand-written) or a network file; a file for another evaluation is refused.
+    #[arg(long, default_value = crate::nnue::DEFAULT_EVAL_FILE)]
+    pub evalfile: String,
 }
 
 impl FileArgs {
-    fn open(&self) -> LearnFile {
-        LearnFile::new(&self.file, self.capacity)
+    fn open(&self) -> Result<LearnFile, String> {
+        let net = crate::nnue::resolve(&self.evalfile)?;
+        Ok(LearnFile::new(&self.file, self.capacity)
+            .with_eval(crate::nnue::eval_version(net.as_ref())))
     }
 }
 
@@ -102,7 +108,7 @@ fn report_quarantine(moved_to: &Path, reason: &str) {
 
 /// Loads the table, reporting a quarantined file on stderr.
 fn load(f: &FileArgs) -> Result<LearnTable, String> {
-    let (table, status) = f.open().load()?;
+    let (table, status) = f.open()?.load()?;
     if let LoadStatus::Quarantined { moved_to, reason } = &status {
         report_quarantine(moved_to, reason);
     }
@@ -122,8 +128,9 @@ fn stats(f: &FileArgs) -> Result<ExitCode, String> {
     let table = load(f)?;
     let count = |o: Origin| table.entries().filter(|e| e.origin == o).count();
     crate::outln!(
-        "learn file {} (format {FORMAT_VERSION}, eval {EVAL_VERSION}, capacity {})",
+        "learn file {} (format {FORMAT_VERSION}, eval {}, capacity {})",
         f.file.display(),
+        f.open()?.eval(),
         f.capacity
     );
     crate::outln!(
@@ -215,7 +222,7 @@ fn import(f: &FileArgs, epd: &Path) -> Result<ExitCode, String> {
     for r in &rejected {
         eprintln!("{r}");
     }
-    let report = f.open().store_report(&entries)?;
+    let report = f.open()?.store_report(&entries)?;
     if let Some((moved_to, reason)) = &report.quarantined {
         report_quarantine(moved_to, reason);
     }
@@ -233,7 +240,7 @@ fn import(f: &FileArgs, epd: &Path) -> Result<ExitCode, String> {
 }
 
 fn clear(f: &FileArgs) -> Result<ExitCode, String> {
-    let report = f.open().clear_report()?;
+    let report = f.open()?.clear_report()?;
     if let Some((moved_to, reason)) = &report.quarantined {
         report_quarantine(moved_to, reason);
     }

@@ -28,9 +28,10 @@ enum Cmd {
         /// Also print the node-type prediction statistics.
         #[arg(long)]
         stats: bool,
-        /// Evaluate with this network file (docs/nnue.md) instead of the hand-written evaluation.
-        #[arg(long)]
-        evalfile: Option<std::path::PathBuf>,
+        /// Evaluation: `<built-in>` (the network in the binary), `<empty>` (hand-written) or a
+        /// network file (docs/nnue.md).
+        #[arg(long, default_value = trine::nnue::DEFAULT_EVAL_FILE)]
+        evalfile: String,
         /// Accepted (and ignored) for OpenBench's `bench <hash> <threads> <depth>` style callers.
         #[arg(hide = true)]
         rest: Vec<String>,
@@ -106,18 +107,18 @@ enum Cmd {
         /// Hash table per game, MB.
         #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=4096))]
         hash: u32,
-        /// Both sides evaluate with this network file (docs/nnue.md).
-        #[arg(long)]
-        evalfile: Option<std::path::PathBuf>,
+        /// Both sides' evaluation: `<built-in>` (the network in the binary), `<empty>`
+        /// (hand-written) or a network file (docs/nnue.md).
+        #[arg(long, default_value = trine::nnue::DEFAULT_EVAL_FILE)]
+        evalfile: String,
     },
 }
 
-/// The network of `--evalfile`, if given; a file that cannot be used is `error: ...` on stderr.
-fn load_network(
-    path: Option<std::path::PathBuf>,
-) -> Result<Option<std::sync::Arc<trine::nnue::Network>>, ExitCode> {
-    match path.map(|p| trine::nnue::Network::load(&p)).transpose() {
-        Ok(n) => Ok(n.map(std::sync::Arc::new)),
+/// The network `--evalfile` names (`None`: the hand-written evaluation); a file that cannot be
+/// used is `error: ...` on stderr.
+fn load_network(value: &str) -> Result<Option<std::sync::Arc<trine::nnue::Network>>, ExitCode> {
+    match trine::nnue::resolve(value) {
+        Ok(n) => Ok(n),
         Err(e) => {
             eprintln!("error: {e}");
             Err(ExitCode::FAILURE)
@@ -138,7 +139,7 @@ fn main() -> ExitCode {
             evalfile,
             ..
         }) => {
-            let network = match load_network(evalfile) {
+            let network = match load_network(&evalfile) {
                 Ok(n) => n,
                 Err(code) => return code,
             };
@@ -172,7 +173,7 @@ fn main() -> ExitCode {
             hash,
             evalfile,
         }) => {
-            let network = match load_network(evalfile) {
+            let network = match load_network(&evalfile) {
                 Ok(n) => n,
                 Err(code) => return code,
             };

@@ -67,8 +67,15 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// An engine learning (`on`) in `file`. The trap above was found with the hand-written
+/// evaluation, so these engines use it.
 fn engine_with_learning(file: &Path, on: bool) -> Engine {
+    engine_with_learning_eval(file, on, "<empty>")
+}
+
+fn engine_with_learning_eval(file: &Path, on: bool, eval: &str) -> Engine {
     let mut e = Engine::start();
+    e.send(&format!("setoption name EvalFile value {eval}"));
     e.send(&format!(
         "setoption name Learn File value {}",
         file.display()
@@ -130,6 +137,22 @@ fn a_learned_refutation_is_avoided_in_a_fresh_process() {
     let (mv, _) = off.bestmove(SHALLOW);
     assert_eq!(mv, LURE);
     off.quit();
+
+    // The file holds the hand-written evaluation's scores: an engine on the built-in network
+    // refuses it, says so, and leaves it as it is.
+    let before = std::fs::read(&file).unwrap();
+    let mut net = engine_with_learning_eval(&file, true, "<built-in>");
+    net.send(&format!("position fen {TRAP}"));
+    net.send(SHALLOW);
+    let lines = net.until("bestmove");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error") && l.contains("evaluation version")),
+        "{lines:#?}"
+    );
+    net.quit();
+    assert_eq!(std::fs::read(&file).unwrap(), before);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -1,7 +1,7 @@
-//! The network evaluation over UCI: `setoption name EvalFile` loads a network file (the engine's
-//! `eval` then reports the network's score, the same as the library computes from scratch, and
-//! searches with it); a missing or malformed file is an `info string error` and the evaluation in
-//! use stays; `<empty>` goes back to the hand-written evaluation.
+//! The network evaluation over UCI: the built-in network by default; `setoption name EvalFile`
+//! loads a network file (the engine's `eval` then reports the network's score, the same as the
+//! library computes from scratch, and searches with it); a missing or malformed file is an
+//! `info string error` and the evaluation in use stays; `<empty>` is the hand-written evaluation.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -127,8 +127,12 @@ fn a_network_is_loaded_used_and_kept_through_bad_files() {
     let uci = say(&mut e, "uci");
     assert!(uci
         .iter()
-        .any(|l| l == "option name EvalFile type string default <empty>"));
+        .any(|l| l == "option name EvalFile type string default <built-in>"));
     say(&mut e, &format!("position fen {FEN}"));
+    // The built-in network by default.
+    let built_in = trine::nnue::built_in().evaluate(&pos);
+    assert_eq!(network_eval(&mut e), Some(built_in));
+    say(&mut e, "setoption name EvalFile value <empty>");
     assert_eq!(network_eval(&mut e), None);
 
     // A missing file: an error, and still the hand-written evaluation.
@@ -142,7 +146,10 @@ fn a_network_is_loaded_used_and_kept_through_bad_files() {
 
     // A good file: loaded, reported, and the engine's score is the library's.
     let out = set_eval_file(&mut e, &good);
-    assert!(out.iter().any(|l| l.contains("loaded")), "{out:#?}");
+    assert!(
+        out.iter().any(|l| l.contains("evaluation: network")),
+        "{out:#?}"
+    );
     assert_eq!(network_eval(&mut e), Some(expected));
     legal_bestmove(&mut e, &pos, "go depth 6");
 
@@ -155,7 +162,9 @@ fn a_network_is_loaded_used_and_kept_through_bad_files() {
     );
     assert_eq!(network_eval(&mut e), Some(expected));
 
-    // Back to the hand-written evaluation.
+    // Back to the built-in network, and to the hand-written evaluation.
+    say(&mut e, "setoption name EvalFile value <built-in>");
+    assert_eq!(network_eval(&mut e), Some(built_in));
     say(&mut e, "setoption name EvalFile value <empty>");
     assert_eq!(network_eval(&mut e), None);
     legal_bestmove(&mut e, &pos, "go depth 4");
@@ -183,7 +192,7 @@ fn bench_runs_with_a_network_and_refuses_a_bad_one() {
     let last = text.lines().last().unwrap();
     assert!(last.ends_with(" nps") && last.contains(" nodes "), "{text}");
     let plain = std::process::Command::new(env!("CARGO_BIN_EXE_trine"))
-        .args(["bench", "--depth", "4"])
+        .args(["bench", "--depth", "4", "--evalfile", "<empty>"])
         .output()
         .unwrap();
     // A different evaluation searches a different tree.
@@ -228,7 +237,7 @@ fn datagen_plays_with_a_network_and_refuses_a_bad_one() {
     };
     let (with, without) = (dir.join("with.txt"), dir.join("without.txt"));
     assert!(run(&with, Some(&net)).status.success());
-    assert!(run(&without, None).status.success());
+    assert!(run(&without, Some(Path::new("<empty>"))).status.success());
     let (a, b) = (
         std::fs::read_to_string(&with).unwrap(),
         std::fs::read_to_string(&without).unwrap(),

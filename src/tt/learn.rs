@@ -444,6 +444,8 @@ enum Found {
 pub struct LearnFile {
     path: PathBuf,
     capacity: usize,
+    /// Version of the evaluation whose scores the file holds.
+    eval: u32,
 }
 
 impl LearnFile {
@@ -453,7 +455,21 @@ impl LearnFile {
         LearnFile {
             path: path.into(),
             capacity: capacity.min(MAX_CAPACITY),
+            eval: EVAL_VERSION,
         }
+    }
+
+    /// The same file for scores of the evaluation of version `eval` (default: the hand-written
+    /// evaluation's [`EVAL_VERSION`]; a network's is its fingerprint): a file written for another
+    /// evaluation is refused on load.
+    pub fn with_eval(mut self, eval: u32) -> LearnFile {
+        self.eval = eval;
+        self
+    }
+
+    /// Version of the evaluation the file is for.
+    pub fn eval(&self) -> u32 {
+        self.eval
     }
 
     /// The file's path.
@@ -633,7 +649,7 @@ impl LearnFile {
             Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Found::Missing),
             Err(e) => return Err(format!("cannot read {}: {e}", self.path.display())),
         };
-        match decode(&bytes, self.capacity, &self.path) {
+        match decode(&bytes, self.capacity, &self.path, self.eval) {
             Ok(t) => Ok(Found::Good(t)),
             Err(Problem::Corrupt(reason)) => Ok(Found::Corrupt(reason)),
             Err(Problem::Refused(msg)) => Err(msg),
@@ -724,7 +740,7 @@ impl LearnFile {
 
     fn write_atomic(&self, table: &LearnTable, dir: &Path) -> Result<(), String> {
         let tmp = self.sibling(&format!(".tmp-{}", std::process::id()));
-        let bytes = encode(table);
+        let bytes = encode(table, self.eval);
         let written = File::create(&tmp).and_then(|mut f| {
             f.write_all(&bytes)?;
             f.sync_all()
@@ -787,13 +803,14 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(a)
 }
 
-/// Serializes a table (entries oldest first) into the file format.
-pub fn encode(table: &LearnTable) -> Vec<u8> {
+/// Serializes a table (entries oldest first) into the file format, for scores of evaluation
+/// version `eval`.
+pub fn encode(table: &LearnTable, eval: u32) -> Vec<u8> {
     let count = table.len();
     let mut out = Vec::with_capacity(HEADER_SIZE + count * ENTRY_SIZE);
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    out.extend_from_slice(&EVAL_VERSION.to_le_bytes());
+    out.extend_from_slice(&eval.to_le_bytes());
     out.extend_from_slice(&(ENTRY_SIZE as u32).to_le_bytes());
     // A table never holds more than MAX_CAPACITY (< u32::MAX) entries.
     out.extend_from_slice(&(count as u32).to_le_bytes());
@@ -817,8 +834,8 @@ pub fn encode(table: &LearnTable) -> Vec<u8> {
     out
 }
 
-/// Parses and checks a whole file's bytes.
-fn decode(bytes: &[u8], capacity: usize, path: &Path) -> Result<LearnTable, Problem> {
+/// Parses and checks a whole file's bytes, refusing a file for another evaluation than `want`.
+fn decode(bytes: &[u8], capacity: usize, path: &Path, want: u32) -> Result<LearnTable, Problem> {
     let corrupt = |s: String| Err(Problem::Corrupt(s));
     if bytes.is_empty() {
         return corrupt("the file is empty (0 bytes)".into());
@@ -881,10 +898,10 @@ fn decode(bytes: &[u8], capacity: usize, path: &Path) -> Result<LearnTable, Prob
         ));
     }
     let eval = u32_at(bytes, 12);
-    if eval != EVAL_VERSION {
+    if eval != want {
         return Err(Problem::Refused(format!(
             "learn file {} was written for evaluation version {eval}; this Trine's evaluation is \
-             version {EVAL_VERSION}, so its scores do not apply — use another file (or delete \
+             version {want}, so its scores do not apply — use another file (or delete \
              that one)",
             path.display()
         )));
@@ -1267,7 +1284,7 @@ mod tests {
         for e in sample(10, 21) {
             t.insert(e);
         }
-        encode(&t)
+        encode(&t, EVAL_VERSION)
     }
 
     #[test]
@@ -1352,6 +1369,20 @@ mod tests {
         b[8..12].copy_from_slice(&2u32.to_le_bytes());
         b.truncate(50);
         check_refused(&b, &["format version 2", "reads version 1", "upgrade"]);
+    }
+
+    #[test]
+    fn a_file_is_for_the_evaluation_it_was_written_with() {
+        let dir = TempDir::new("eval-version");
+        let path = dir.file("learn.bin");
+        let net = LearnFile::new(&path, 100).with_eval(0xABCD_0123);
+        net.store(&sample(3, 1)).expect("store");
+        let (t, _) = net.load().expect("the same evaluation reads it");
+        assert_eq!(t.len(), 3);
+        let err = LearnFile::new(&path, 100)
+            .load()
+            .expect_err("another evaluation");
+        assert!(err.contains("evaluation version"), "{err}");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use shakmaty::{Move, Position};
 
 use super::info;
 use super::learning::Learner;
-use super::options::{declarations, Change, Options, NO_NETWORK};
+use super::options::{declarations, Change, Options};
 use super::parse::{parse, Command, GoParams, PositionStart};
 use crate::board::{parse_uci_move, Board, Game};
 use crate::eval::evaluate;
@@ -57,6 +57,8 @@ impl Engine {
                 Table::new(1).expect("a 1 MB hash table is always allocatable")
             }));
         let pool = Pool::new(options.threads).expect("one search thread can be started");
+        let network =
+            crate::nnue::resolve(&options.eval_file).expect("the default evaluation is built in");
         Engine {
             game: Game::default(),
             options,
@@ -64,7 +66,7 @@ impl Engine {
             pool,
             current: None,
             learner: None,
-            network: None,
+            network,
             debug: false,
         }
     }
@@ -278,41 +280,43 @@ impl Engine {
         }
     }
 
-    /// Opens the learn file when learning is on. Learned scores are the hand-written
-    /// evaluation's, so learning stays off while a network is loaded.
+    /// Opens the learn file when learning is on, for the evaluation in use (a learn file holds
+    /// one evaluation's scores).
     fn open_learner(&mut self) {
-        if self.options.learning && self.network.is_some() {
-            info::message("learning is off while EvalFile names a network (the learn file holds the hand-written evaluation's scores)");
-        }
-        self.learner = (self.options.learning && self.network.is_none())
-            .then(|| Learner::new(&self.options.learn_file, self.options.learn_capacity));
+        let eval = crate::nnue::eval_version(self.network.as_ref());
+        self.learner = self
+            .options
+            .learning
+            .then(|| Learner::new(&self.options.learn_file, self.options.learn_capacity, eval));
     }
 
-    /// Loads the network at `path` (`None`: the hand-written evaluation). A file that cannot be
-    /// read or is not a network is an error and the evaluation in use stays. The table is emptied:
-    /// its stored static evaluations belong to the previous evaluation.
-    fn set_eval_file(&mut self, path: Option<String>) {
-        let network = match &path {
-            None => None,
-            Some(p) => match Network::load(std::path::Path::new(p)) {
-                Ok(n) => Some(Arc::new(n)),
-                Err(e) => {
-                    info::error(&format!("{e}; keeping EvalFile {}", self.options.eval_file));
-                    return;
-                }
-            },
+    /// Switches to the evaluation `value` names (see [`crate::nnue::resolve`]). A file that
+    /// cannot be read or is not a network is an error and the evaluation in use stays. The table
+    /// is emptied (its stored static evaluations belong to the previous evaluation) and the learn
+    /// file is reopened for the new evaluation.
+    fn set_eval_file(&mut self, value: String) {
+        let network = match crate::nnue::resolve(&value) {
+            Ok(n) => n,
+            Err(e) => {
+                info::error(&format!("{e}; keeping EvalFile {}", self.options.eval_file));
+                return;
+            }
         };
         self.stop_and_wait();
-        if let Some(n) = &network {
-            info::message(&format!(
-                "network {} loaded: hidden size {}, fingerprint {:08x}",
-                path.as_deref().unwrap_or_default(),
+        match &network {
+            Some(n) => info::message(&format!(
+                "evaluation: network {value}, hidden size {}, fingerprint {:08x}",
                 n.hidden(),
                 n.fingerprint()
-            ));
+            )),
+            None => info::message("evaluation: hand-written"),
         }
         self.network = network;
-        self.options.eval_file = path.unwrap_or_else(|| NO_NETWORK.to_string());
+        self.options.eval_file = if self.network.is_some() {
+            value
+        } else {
+            crate::nnue::HAND_WRITTEN.to_string()
+        };
         self.tt.clear();
         self.open_learner();
     }

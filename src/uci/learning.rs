@@ -29,10 +29,11 @@ pub struct Learner {
 }
 
 impl Learner {
-    /// Learning from/to `path`, keeping at most `capacity` positions.
-    pub fn new(path: impl Into<PathBuf>, capacity: usize) -> Learner {
+    /// Learning from/to `path`, keeping at most `capacity` positions, for scores of the
+    /// evaluation of version `eval` ([`crate::nnue::eval_version`]).
+    pub fn new(path: impl Into<PathBuf>, capacity: usize, eval: u32) -> Learner {
         Learner {
-            file: LearnFile::new(path, capacity),
+            file: LearnFile::new(path, capacity).with_eval(eval),
             table: LearnTable::new(capacity),
             stamp: None,
             loaded_once: false,

@@ -96,7 +96,7 @@ const SPECS: &[Spec] = &[
     Spec {
         name: "EvalFile",
         kind: Kind::Str {
-            default: NO_NETWORK,
+            default: crate::nnue::DEFAULT_EVAL_FILE,
         },
     },
     Spec {
@@ -116,9 +116,6 @@ const SPECS: &[Spec] = &[
         },
     },
 ];
-
-/// `EvalFile` value for the hand-written evaluation (no network).
-pub const NO_NETWORK: &str = "<empty>";
 
 /// The parallel scheme used unless `SMP Mode` says otherwise: the one that measured best
 /// (`trine scale`, see docs/scaling.md).
@@ -149,7 +146,7 @@ pub struct Options {
     pub learn_threshold: i32,
     /// Entries kept in the learn file (FIFO beyond).
     pub learn_capacity: usize,
-    /// The network file in use; [`NO_NETWORK`] for the hand-written evaluation.
+    /// The `EvalFile` value in use (see [`crate::nnue::resolve`]).
     pub eval_file: String,
 }
 
@@ -167,7 +164,7 @@ impl Default for Options {
             learn_file: "trine.learn".to_string(),
             learn_threshold: 33,
             learn_capacity: 65536,
-            eval_file: NO_NETWORK.to_string(),
+            eval_file: crate::nnue::DEFAULT_EVAL_FILE.to_string(),
         }
     }
 }
@@ -183,9 +180,9 @@ pub enum Change {
     ClearHash,
     /// A learning option: the learn file must be (re)opened.
     Learn,
-    /// A network file to load (`None`: back to the hand-written evaluation); not yet stored in
-    /// [`Options`], since reading the file may fail.
-    EvalFile(Option<String>),
+    /// A new `EvalFile` value (see [`crate::nnue::resolve`]); not yet stored in [`Options`],
+    /// since reading the file may fail.
+    EvalFile(String),
     /// A value stored in [`Options`] directly.
     Stored,
 }
@@ -323,17 +320,10 @@ impl Options {
                 Ok((Change::Stored, Vec::new()))
             }
             Kind::Button => Ok((Change::ClearHash, Vec::new())),
-            Kind::Str { .. } if spec.name == "EvalFile" => {
-                let text = value.unwrap_or("").trim();
-                let none = text.is_empty()
-                    || text == NO_NETWORK
-                    || text.eq_ignore_ascii_case("none")
-                    || text.eq_ignore_ascii_case("<none>");
-                Ok((
-                    Change::EvalFile((!none).then(|| text.to_string())),
-                    Vec::new(),
-                ))
-            }
+            Kind::Str { .. } if spec.name == "EvalFile" => Ok((
+                Change::EvalFile(value.unwrap_or("").trim().to_string()),
+                Vec::new(),
+            )),
             Kind::Str { .. } => {
                 let text = value.unwrap_or("").trim();
                 if text.is_empty() {
