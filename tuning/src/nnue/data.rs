@@ -11,17 +11,11 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 use std::path::Path;
 
-use rayon::prelude::*;
 use shakmaty::{Chess, Color, Position};
 use trine::datagen::GameResult;
 
 use super::features::{push_active, MAX_ACTIVE};
-pub use crate::texel::data::{LoadStats, Split};
-
-/// Lines parsed and encoded together (one parallel batch).
-const CHUNK_LINES: usize = 1 << 16;
-/// Malformed lines quoted in [`LoadStats::examples`].
-const EXAMPLES: usize = 5;
+pub use crate::texel::data::{read_lines, LoadStats, Split};
 
 /// One position of a [`Dataset`], borrowed.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -176,33 +170,6 @@ impl Encoded {
     }
 }
 
-/// A parsed, encoded line: the sample, and what tells games apart (white's result, move number).
-type Parsed = Result<(Encoded, f32, u32), String>;
-
-/// Parses and encodes one line.
-fn parse(bytes: &[u8]) -> Parsed {
-    let text = std::str::from_utf8(bytes).map_err(|_| "not UTF-8".to_string())?;
-    let line = trine::datagen::parse_line(text)?;
-    let result = match line.result {
-        GameResult::WhiteWin => 1.0,
-        GameResult::Draw => 0.5,
-        GameResult::BlackWin => 0.0,
-    };
-    let e = Encoded::new(&line.pos, line.score, result)?;
-    Ok((e, result, line.pos.fullmoves().get()))
-}
-
-/// The same hash as the Texel tuner's `Split`: whether game number `game` is held out.
-fn is_validation(split: Split, game: u64) -> bool {
-    let mut z = split
-        .seed
-        .wrapping_add(game.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    (z as f64) < split.fraction * 18_446_744_073_709_551_616.0
-}
-
 /// Loaded data, split into a training and a validation set.
 #[derive(Clone, Debug, Default)]
 pub struct Loaded {
@@ -212,8 +179,6 @@ pub struct Loaded {
     pub validation: Dataset,
     /// Line counts.
     pub stats: LoadStats,
-    /// (game number, white's result, move number) of the last position read.
-    last: Option<(u64, f32, u32)>,
 }
 
 impl Loaded {
@@ -222,58 +187,34 @@ impl Loaded {
         Loaded::default()
     }
 
-    /// Reads every line of `reader` (named `name` in messages) into the sets; its first position
-    /// starts a new game. A line starts a new game when its result differs from the previous
-    /// line's or its move number is lower (datagen writes each game's positions together, in
-    /// order); the game number decides the set, as in `texel::Split`.
-    pub fn read(&mut self, mut reader: impl BufRead, name: &str, split: Split) -> io::Result<()> {
-        let mut line_no = 0u64;
-        self.last = None;
-        let mut chunk: Vec<(u64, Vec<u8>)> = Vec::with_capacity(CHUNK_LINES);
-        loop {
-            chunk.clear();
-            while chunk.len() < CHUNK_LINES {
-                let mut buf = Vec::with_capacity(100);
-                if reader.read_until(b'\n', &mut buf)? == 0 {
-                    break;
-                }
-                line_no += 1;
-                if !buf.iter().all(u8::is_ascii_whitespace) {
-                    chunk.push((line_no, buf));
-                }
-            }
-            if chunk.is_empty() {
-                return Ok(());
-            }
-            let parsed: Vec<Parsed> = chunk.par_iter().map(|(_, b)| parse(b)).collect();
-            for ((no, _), p) in chunk.iter().zip(parsed) {
-                self.stats.lines += 1;
-                match p {
-                    Ok((e, result, moves)) => {
-                        let game = match self.last {
-                            Some((g, r, m)) if r == result && m <= moves => g,
-                            _ => {
-                                self.stats.games += 1;
-                                self.stats.games
-                            }
-                        };
-                        self.last = Some((game, result, moves));
-                        if is_validation(split, game) {
-                            self.validation.push_encoded(&e);
-                        } else {
-                            self.train.push_encoded(&e);
-                        }
-                        self.stats.positions += 1;
-                    }
-                    Err(e) => {
-                        self.stats.malformed += 1;
-                        if self.stats.examples.len() < EXAMPLES {
-                            self.stats.examples.push(format!("{name}:{no}: {e}"));
-                        }
-                    }
-                }
-            }
-        }
+    /// Reads every line of `reader` (named `name` in messages) into the sets, games told apart
+    /// and split as the Texel tuner's loader does ([`read_lines`]).
+    pub fn read(&mut self, reader: impl BufRead, name: &str, split: Split) -> io::Result<()> {
+        let (train, validation) = (&mut self.train, &mut self.validation);
+        read_lines(
+            reader,
+            name,
+            split,
+            &mut self.stats,
+            |text| {
+                let line = trine::datagen::parse_line(text)?;
+                let result = match line.result {
+                    GameResult::WhiteWin => 1.0,
+                    GameResult::Draw => 0.5,
+                    GameResult::BlackWin => 0.0,
+                };
+                let e = Encoded::new(&line.pos, line.score, result)?;
+                Ok((e, result, line.pos.fullmoves().get()))
+            },
+            |e, _, held_out| {
+                let set = if held_out {
+                    &mut *validation
+                } else {
+                    &mut *train
+                };
+                set.push_encoded(&e);
+            },
+        )
     }
 
     /// Reads a file (see [`Loaded::read`]).

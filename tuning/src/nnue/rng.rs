@@ -1,23 +1,20 @@
 //! A small deterministic pseudo-random generator (SplitMix64): the network's initial weights and
 //! each epoch's shuffle follow from `--seed` alone, on any machine and thread count.
 
-/// SplitMix64 state.
+/// The engine's SplitMix64 generator (`trine::datagen::game::Rng`), with the draws the trainer
+/// needs.
 #[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub struct Rng(trine::datagen::game::Rng);
 
 impl Rng {
     /// A generator started from `seed`.
     pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x5DEE_CE66_D1CE_4E5B)
+        Rng(trine::datagen::game::Rng::new(seed ^ 0x5DEE_CE66_D1CE_4E5B))
     }
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// Uniform in `[0, 1)`.

@@ -219,8 +219,6 @@ pub struct Loaded {
     pub validation: Dataset,
     /// Line counts.
     pub stats: LoadStats,
-    /// (game number, result, move number) of the last position read.
-    last: Option<(u64, f32, u32)>,
 }
 
 /// Decides, reproducibly, which positions go to the validation set: whole games at a time, so that
@@ -243,7 +241,8 @@ impl Split {
         seed: 0,
     };
 
-    fn is_validation(&self, game: u64) -> bool {
+    /// Whether game number `game` (counted across all files) is held out.
+    pub fn is_validation(&self, game: u64) -> bool {
         let mut z = self
             .seed
             .wrapping_add(game.wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -263,62 +262,26 @@ impl Loaded {
     /// Reads every line of `reader` (named `name` in messages) into the sets; its first position
     /// starts a new game.
     pub fn read(&mut self, reader: impl BufRead, name: &str, split: Split) -> io::Result<()> {
-        let mut reader = reader;
-        let mut line_no = 0u64;
-        self.last = None;
-        loop {
-            let mut chunk: Vec<(u64, Vec<u8>)> = Vec::with_capacity(CHUNK_LINES);
-            while chunk.len() < CHUNK_LINES {
-                let mut buf = Vec::new();
-                if reader.read_until(b'\n', &mut buf)? == 0 {
-                    break;
-                }
-                line_no += 1;
-                if !buf.iter().all(u8::is_ascii_whitespace) {
-                    chunk.push((line_no, buf));
-                }
-            }
-            if chunk.is_empty() {
-                return Ok(());
-            }
-            let parsed: Vec<Result<(Trace, i32, f32, u32), String>> = chunk
-                .par_iter()
-                .map(|(_, bytes)| {
-                    let text = std::str::from_utf8(bytes).map_err(|_| "not UTF-8".to_string())?;
-                    let s = parse_line(text)?;
-                    let moves = s.pos.fullmoves().get();
-                    Ok((eval::trace(&s.pos), s.score, s.result, moves))
-                })
-                .collect();
-            for ((no, _), p) in chunk.iter().zip(parsed) {
-                self.stats.lines += 1;
-                match p {
-                    Ok((trace, score, result, moves)) => {
-                        let game = match self.last {
-                            Some((g, r, m)) if r == result && m <= moves => g,
-                            _ => {
-                                self.stats.games += 1;
-                                self.stats.games
-                            }
-                        };
-                        self.last = Some((game, result, moves));
-                        let set = if split.is_validation(game) {
-                            &mut self.validation
-                        } else {
-                            &mut self.train
-                        };
-                        set.push(&trace, score, result);
-                        self.stats.positions += 1;
-                    }
-                    Err(e) => {
-                        self.stats.malformed += 1;
-                        if self.stats.examples.len() < EXAMPLES {
-                            self.stats.examples.push(format!("{name}:{no}: {e}"));
-                        }
-                    }
-                }
-            }
-        }
+        let (train, validation) = (&mut self.train, &mut self.validation);
+        read_lines(
+            reader,
+            name,
+            split,
+            &mut self.stats,
+            |text| {
+                let s = parse_line(text)?;
+                let moves = s.pos.fullmoves().get();
+                Ok(((eval::trace(&s.pos), s.score), s.result, moves))
+            },
+            |(trace, score), result, held_out| {
+                let set = if held_out {
+                    &mut *validation
+                } else {
+                    &mut *train
+                };
+                set.push(&trace, score, result);
+            },
+        )
     }
 
     /// Reads a file (see [`Loaded::read`]).
@@ -329,6 +292,71 @@ impl Loaded {
             &path.display().to_string(),
             split,
         )
+    }
+}
+
+/// Reads every line of `reader` (named `name` in messages) for a tuner: lines are parsed by
+/// `parse` in parallel chunks, each into a sample, white's game result and the move number; the
+/// result and move number tell games apart (a line starts a new game when its result differs from
+/// the previous line's or its move number is lower, and the reader's first line always does), and
+/// `split` decides each game's set. `keep(sample, result, held_out)` receives every parsed line in
+/// order; malformed lines are counted in `stats` (the first few quoted) and skipped.
+pub fn read_lines<T: Send>(
+    mut reader: impl BufRead,
+    name: &str,
+    split: Split,
+    stats: &mut LoadStats,
+    parse: impl Fn(&str) -> Result<(T, f32, u32), String> + Sync,
+    mut keep: impl FnMut(T, f32, bool),
+) -> io::Result<()> {
+    let mut line_no = 0u64;
+    let mut last: Option<(u64, f32, u32)> = None;
+    let mut chunk: Vec<(u64, Vec<u8>)> = Vec::with_capacity(CHUNK_LINES);
+    loop {
+        chunk.clear();
+        while chunk.len() < CHUNK_LINES {
+            let mut buf = Vec::with_capacity(100);
+            if reader.read_until(b'\n', &mut buf)? == 0 {
+                break;
+            }
+            line_no += 1;
+            if !buf.iter().all(u8::is_ascii_whitespace) {
+                chunk.push((line_no, buf));
+            }
+        }
+        if chunk.is_empty() {
+            return Ok(());
+        }
+        let parsed: Vec<Result<(T, f32, u32), String>> = chunk
+            .par_iter()
+            .map(|(_, bytes)| {
+                let text = std::str::from_utf8(bytes).map_err(|_| "not UTF-8".to_string())?;
+                parse(text)
+            })
+            .collect();
+        for ((no, _), p) in chunk.iter().zip(parsed) {
+            stats.lines += 1;
+            match p {
+                Ok((sample, result, moves)) => {
+                    let game = match last {
+                        Some((g, r, m)) if r == result && m <= moves => g,
+                        _ => {
+                            stats.games += 1;
+                            stats.games
+                        }
+                    };
+                    last = Some((game, result, moves));
+                    keep(sample, result, split.is_validation(game));
+                    stats.positions += 1;
+                }
+                Err(e) => {
+                    stats.malformed += 1;
+                    if stats.examples.len() < EXAMPLES {
+                        stats.examples.push(format!("{name}:{no}: {e}"));
+                    }
+                }
+            }
+        }
     }
 }
 
