@@ -173,7 +173,8 @@ fn the_root_entry_stores_the_static_evaluation() {
     let mut s = Searcher::new(0, Arc::clone(&tt), ctl);
     s.iterate(&Game::new(board.clone()), &SearchParams::default());
     let e = tt.probe(board.key()).expect("the root is stored");
-    let eval = trine::eval::evaluate(board.pos());
-    assert!(eval > 1000, "{eval}");
+    // The default evaluation: the built-in network.
+    let eval = trine::nnue::built_in().evaluate(board.pos());
+    assert!(eval > 500, "{eval}");
     assert_eq!(trine::tt::stored_eval(&e), Some(eval));
 }

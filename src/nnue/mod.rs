@@ -53,6 +53,12 @@ pub fn resolve(value: &str) -> Result<Option<Arc<Network>>, String> {
     }
 }
 
+/// The network of the default evaluation ([`DEFAULT_EVAL_FILE`]); `None` if that is the
+/// hand-written one.
+pub fn default_network() -> Option<Arc<Network>> {
+    resolve(DEFAULT_EVAL_FILE).expect("the default evaluation is built in")
+}
+
 /// Version of an evaluation, as learn files record it: the network's fingerprint, or the
 /// hand-written evaluation's [`crate::eval::VERSION`].
 pub fn eval_version(net: Option<&Arc<Network>>) -> u32 {

@@ -47,7 +47,8 @@ pub struct SearchParams {
     pub report: bool,
     /// Castling notation for printed moves.
     pub chess960: bool,
-    /// The network to evaluate with (`EvalFile`); `None`: the hand-written evaluation.
+    /// The network to evaluate with (`EvalFile`); `None`: the hand-written evaluation. The
+    /// default is the engine's default evaluation ([`crate::nnue::DEFAULT_EVAL_FILE`]).
     pub network: Option<std::sync::Arc<crate::nnue::Network>>,
 }
 
@@ -58,7 +59,7 @@ impl Default for SearchParams {
             searchmoves: Vec::new(),
             report: false,
             chess960: false,
-            network: None,
+            network: crate::nnue::default_network(),
         }
     }
 }

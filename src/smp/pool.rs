@@ -237,6 +237,8 @@ fn run_job(id: usize, searcher: &mut Searcher, job: &Job, shared: &Shared) {
         Task::ClearHistory => searcher.clear_history(),
         Task::Search(task) => {
             searcher.prepare(&job.tt, &job.ctl, &job.splits);
+            // YBW helpers never run `iterate`, which sets the evaluation for the others.
+            searcher.set_network(task.params.network.as_ref());
             if id == 0 {
                 run_master(
                     searcher,
