@@ -107,8 +107,8 @@ fn report_quarantine(moved_to: &Path, reason: &str) {
 }
 
 /// Loads the table, reporting a quarantined file on stderr.
-fn load(f: &FileArgs) -> Result<LearnTable, String> {
-    let (table, status) = f.open()?.load()?;
+fn load(file: &LearnFile) -> Result<LearnTable, String> {
+    let (table, status) = file.load()?;
     if let LoadStatus::Quarantined { moved_to, reason } = &status {
         report_quarantine(moved_to, reason);
     }
@@ -125,12 +125,13 @@ fn score_text(score: i16) -> String {
 }
 
 fn stats(f: &FileArgs) -> Result<ExitCode, String> {
-    let table = load(f)?;
+    let file = f.open()?;
+    let table = load(&file)?;
     let count = |o: Origin| table.entries().filter(|e| e.origin == o).count();
     crate::outln!(
         "learn file {} (format {FORMAT_VERSION}, eval {}, capacity {})",
         f.file.display(),
-        f.open()?.eval(),
+        file.eval(),
         f.capacity
     );
     crate::outln!(
@@ -158,7 +159,7 @@ fn stats(f: &FileArgs) -> Result<ExitCode, String> {
 }
 
 fn show(f: &FileArgs) -> Result<ExitCode, String> {
-    let table = load(f)?;
+    let table = load(&f.open()?)?;
     let mut bad = 0;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -195,7 +196,7 @@ fn show(f: &FileArgs) -> Result<ExitCode, String> {
 }
 
 fn export(f: &FileArgs, out: Option<&Path>) -> Result<ExitCode, String> {
-    let table = load(f)?;
+    let table = load(&f.open()?)?;
     let (text, errors) = export_epd(table.entries());
     for e in &errors {
         eprintln!("error: {e}");

@@ -71,14 +71,8 @@ impl Evaluator {
             Some((cand, d)) if d <= board.occupied().count() as u32 => {
                 let old = self.boards[cand].clone().expect("a filled slot");
                 if cand != slot {
-                    let (lo, hi) = (cand.min(slot), cand.max(slot));
-                    let (left, right) = self.accs.split_at_mut(hi * 2 * h);
-                    let (src, dst) = (&mut left[lo * 2 * h..(lo + 1) * 2 * h], &mut right[..2 * h]);
-                    if cand < slot {
-                        dst.copy_from_slice(src);
-                    } else {
-                        src.copy_from_slice(dst);
-                    }
+                    self.accs
+                        .copy_within(cand * 2 * h..(cand + 1) * 2 * h, slot * 2 * h);
                 }
                 if d > 0 {
                     self.apply(slot, &old, board);

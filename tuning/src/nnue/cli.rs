@@ -112,12 +112,7 @@ pub fn run(args: Args) -> Result<(), String> {
     if !(0.0..1.0).contains(&args.validation) {
         return Err(format!("--validation {} is not in 0..1", args.validation));
     }
-    if let Some(t) = args.threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(t.max(1))
-            .build_global()
-            .map_err(|e| format!("thread pool: {e}"))?;
-    }
+    crate::texel::cli::use_threads(args.threads)?;
     let start = match &args.init {
         Some(p) => {
             let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;

@@ -94,12 +94,7 @@ pub fn run(args: Args) -> Result<(), String> {
     if !(0.0..1.0).contains(&args.validation) {
         return Err(format!("--validation {} is not in 0..1", args.validation));
     }
-    if let Some(t) = args.threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(t.max(1))
-            .build_global()
-            .map_err(|e| format!("thread pool: {e}"))?;
-    }
+    use_threads(args.threads)?;
     let (mut start, mut start_note): ([S; LEN], String) = match &args.start {
         Some(p) => {
             let src = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
@@ -204,6 +199,18 @@ pub fn run(args: Args) -> Result<(), String> {
 /// before the file last changed (a stale build), and its fit would start from old weights, in
 /// the units they had then, or with the terms it had then. Other output paths, and files that do
 /// not parse as weights source, pass.
+/// Sizes rayon's global pool to `threads` (at least 1) when given; all cores otherwise. Shared by
+/// both tuners' command lines.
+pub fn use_threads(threads: Option<usize>) -> Result<(), String> {
+    if let Some(t) = threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t.max(1))
+            .build_global()
+            .map_err(|e| format!("thread pool: {e}"))?;
+    }
+    Ok(())
+}
+
 fn check_not_stale(out: &std::path::Path) -> Result<(), String> {
     if !out.ends_with("src/eval/weights.rs") {
         return Ok(());
