@@ -2,6 +2,7 @@
 //! loads a network file (the engine's `eval` then reports the network's score, the same as the
 //! library computes from scratch, and searches with it); a missing or malformed file is an
 //! `info string error` and the evaluation in use stays; `<empty>` is the hand-written evaluation.
+//! A network with output buckets (file format version 2) loads and plays the same way.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -13,8 +14,9 @@ use engine_process::Engine;
 
 const FEN: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8";
 
-/// A pseudo-random network file of hidden size `h` in the format of docs/nnue.md.
-fn network_file(h: usize, seed: u64) -> Vec<u8> {
+/// A pseudo-random network file of hidden size `h` and `buckets` output buckets in the format of
+/// docs/nnue.md: version 1 for one bucket, version 2 for more.
+fn network_file(h: usize, buckets: usize, seed: u64) -> Vec<u8> {
     let mut x = seed | 1;
     let mut next = move |range: i64| {
         x ^= x << 13;
@@ -22,19 +24,29 @@ fn network_file(h: usize, seed: u64) -> Vec<u8> {
         x ^= x << 17;
         (x % (2 * range as u64 + 1)) as i64 - range
     };
-    let mut f = b"TRINENN1".to_vec();
+    let mut f = if buckets == 1 {
+        b"TRINENN1"
+    } else {
+        b"TRINENN2"
+    }
+    .to_vec();
     f.extend((h as u32).to_le_bytes());
     f.extend(400u32.to_le_bytes());
+    if buckets > 1 {
+        f.extend((buckets as u32).to_le_bytes());
+    }
     for _ in 0..768 * h {
         f.extend((next(60) as i16).to_le_bytes());
     }
     for _ in 0..h {
         f.extend((next(100) as i16 + 60).to_le_bytes());
     }
-    for _ in 0..2 * h {
+    for _ in 0..buckets * 2 * h {
         f.extend((next(127) as i16).to_le_bytes());
     }
-    f.extend((next(16_000) as i32).to_le_bytes());
+    for _ in 0..buckets {
+        f.extend((next(16_000) as i32).to_le_bytes());
+    }
     f
 }
 
@@ -110,11 +122,13 @@ fn set_eval_file(e: &mut Engine, path: &Path) -> Vec<String> {
 
 #[test]
 fn a_network_is_loaded_used_and_kept_through_bad_files() {
-    let dir = scratch_dir();
+    // Its own folder: the tests run in parallel and each removes its folder at the end.
+    let dir = scratch_dir().join("load");
+    std::fs::create_dir_all(&dir).unwrap();
     let good = dir.join("good.nnue");
-    std::fs::write(&good, network_file(32, 11)).unwrap();
+    std::fs::write(&good, network_file(32, 1, 11)).unwrap();
     let truncated = dir.join("truncated.nnue");
-    let bytes = network_file(32, 11);
+    let bytes = network_file(32, 1, 11);
     std::fs::write(&truncated, &bytes[..bytes.len() - 10]).unwrap();
     let pos: Chess = FEN
         .parse::<shakmaty::fen::Fen>()
@@ -174,11 +188,79 @@ fn a_network_is_loaded_used_and_kept_through_bad_files() {
 }
 
 #[test]
+fn a_network_with_output_buckets_is_loaded_and_played_with() {
+    let dir = scratch_dir().join("buckets");
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("b8.nnue");
+    let bytes = network_file(32, 8, 13);
+    std::fs::write(&good, &bytes).unwrap();
+    // Bucket count 17: refused, and the evaluation in use stays.
+    let bad = dir.join("b17.nnue");
+    let mut b17 = bytes.clone();
+    b17[16..20].copy_from_slice(&17u32.to_le_bytes());
+    std::fs::write(&bad, &b17).unwrap();
+    let net = trine::nnue::Network::load(&good).unwrap();
+    assert_eq!(net.buckets(), 8);
+
+    let mut e = Engine::start();
+    say(&mut e, "uci");
+    let out = set_eval_file(&mut e, &good);
+    assert!(
+        out.iter().any(|l| l.contains("evaluation: network")),
+        "{out:#?}"
+    );
+    // Positions of 30 down to 8 pieces (other buckets): the engine's score is the library's,
+    // and it plays a legal move with the network.
+    let fens = [
+        FEN,
+        "r4rk1/pp3ppp/2n1b3/3p4/3P4/2N5/PP3PPP/R4RK1 b - - 0 16",
+        "6k1/5ppp/8/8/8/8/1q3PPP/3R2K1 w - - 0 30",
+        "8/5pk1/6p1/8/3R4/6P1/5PK1/1r6 b - - 0 40",
+    ];
+    let mut scores = Vec::new();
+    for fen in fens {
+        let pos: Chess = fen
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        say(&mut e, &format!("position fen {fen}"));
+        let expected = net.evaluate(&pos);
+        assert_eq!(network_eval(&mut e), Some(expected), "{fen}");
+        scores.push(expected);
+        legal_bestmove(&mut e, &pos, "go depth 5");
+    }
+    assert!(scores.iter().any(|&s| s != 0), "{scores:?}");
+    let out = set_eval_file(&mut e, &bad);
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string error") && l.contains("bucket count 17")),
+        "{out:#?}"
+    );
+    assert_eq!(network_eval(&mut e), Some(*scores.last().unwrap()));
+    // A game from the start: moves through captures, into other buckets.
+    say(&mut e, "ucinewgame");
+    say(
+        &mut e,
+        "position startpos moves e2e4 d7d5 e4d5 d8d5 b1c3 d5a5 d2d4 c7c6",
+    );
+    let start: Chess = "rnb1kbnr/pp2pppp/2p5/q7/3P4/2N5/PPP2PPP/R1BQKBNR w KQkq - 0 5"
+        .parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    legal_bestmove(&mut e, &start, "go nodes 20000");
+    e.send("quit");
+    let _ = e.child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn bench_runs_with_a_network_and_refuses_a_bad_one() {
     let dir = scratch_dir().join("bench");
     std::fs::create_dir_all(&dir).unwrap();
     let good = dir.join("good.nnue");
-    std::fs::write(&good, network_file(16, 5)).unwrap();
+    std::fs::write(&good, network_file(16, 1, 5)).unwrap();
     let run = |path: &Path| {
         std::process::Command::new(env!("CARGO_BIN_EXE_trine"))
             .args(["bench", "--depth", "4", "--evalfile"])
@@ -216,7 +298,7 @@ fn datagen_plays_with_a_network_and_refuses_a_bad_one() {
     let dir = scratch_dir().join("datagen");
     std::fs::create_dir_all(&dir).unwrap();
     let net = dir.join("net.nnue");
-    std::fs::write(&net, network_file(16, 9)).unwrap();
+    std::fs::write(&net, network_file(16, 1, 9)).unwrap();
     let run = |out: &Path, evalfile: Option<&Path>| {
         let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_trine"));
         c.args([

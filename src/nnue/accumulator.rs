@@ -88,9 +88,10 @@ impl Evaluator {
         self.boards[slot] = Some(board.clone());
         let acc = &self.accs[slot * 2 * h..(slot + 1) * 2 * h];
         let (white, black) = acc.split_at(h);
+        let bucket = self.net.bucket_of(board);
         let v = match pos.turn() {
-            Color::White => self.net.output(white, black),
-            Color::Black => self.net.output(black, white),
+            Color::White => self.net.output(white, black, bucket),
+            Color::Black => self.net.output(black, white, bucket),
         };
         v.clamp(-MAX_SCORE, MAX_SCORE)
     }

@@ -1,13 +1,17 @@
-//! A loaded network: its quantised weights (read from the file format of docs/nnue.md, every
-//! malformed file refused with a reason), the accumulator of a whole position computed from
-//! scratch, and the output layer.
+//! A loaded network: its quantised weights (read from the file formats of docs/nnue.md, version 1
+//! or 2, every malformed file refused with a reason), the accumulator of a whole position computed
+//! from scratch, and the output layer, one per material bucket.
 
 use shakmaty::{Board, Color, Position};
 
 use super::features::{self, INPUTS};
 
-/// File magic of format version 1.
+/// File magic of format version 1 (one output bucket).
 pub const MAGIC: &[u8; 8] = b"TRINENN1";
+/// File magic of format version 2 (output buckets).
+pub const MAGIC_V2: &[u8; 8] = b"TRINENN2";
+/// Most output buckets a version-2 file may have.
+pub const MAX_BUCKETS: usize = 16;
 /// Quantisation of the feature layer.
 pub const QA: i32 = 255;
 /// Quantisation of the output weights.
@@ -17,17 +21,29 @@ const CHUNK: usize = 8;
 /// Largest output weight a file may hold: the trainer's ±1.98 times [`QB`].
 const MAX_W2: i16 = 127;
 
+/// The output bucket of a position with `pieces` pieces on the board (both colours, kings
+/// included) in a network of `buckets` buckets: `(n − 2) · buckets / 31` with `n = pieces`
+/// clamped to 2..=32, so 0 for the barest endings and `buckets − 1` for the full board.
+#[inline(always)]
+pub fn bucket(pieces: usize, buckets: usize) -> usize {
+    (pieces.clamp(2, 32) - 2) * buckets / 31
+}
+
 /// The weights of one network.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
     hidden: usize,
     scale: i32,
+    /// Output buckets B (1 for a version-1 file).
+    buckets: usize,
     /// `INPUTS × hidden`, feature-major.
     w1: Vec<i16>,
     b1: Vec<i16>,
-    /// `2 × hidden`: side to move's half first.
+    /// `B × 2 × hidden`: bucket `b`'s output weights at `[2H·b, 2H·b + 2H)`, side to move's half
+    /// first.
     w2: Vec<i16>,
-    b2: i32,
+    /// `B` output biases.
+    b2: Vec<i32>,
     /// FNV-1a of the file, to tell networks apart (learn files, logs).
     fingerprint: u32,
 }
@@ -36,8 +52,8 @@ impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Network(hidden {}, fingerprint {:08x})",
-            self.hidden, self.fingerprint
+            "Network(hidden {}, buckets {}, fingerprint {:08x})",
+            self.hidden, self.buckets, self.fingerprint
         )
     }
 }
@@ -63,10 +79,21 @@ impl Reader<'_> {
 }
 
 impl Network {
-    /// Parses a network file; the error says what is wrong with it.
+    /// Parses a network file (version 1 or 2); the error says what is wrong with it.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        if bytes.len() < 16 || &bytes[..8] != MAGIC {
-            return Err("not a Trine network file (no TRINENN1 header)".into());
+        let v2 = match bytes.get(..8) {
+            Some(m) if m == MAGIC => false,
+            Some(m) if m == MAGIC_V2 => true,
+            _ => {
+                return Err("not a Trine network file (no TRINENN1 or TRINENN2 header)".into());
+            }
+        };
+        let header = if v2 { 20 } else { 16 };
+        if bytes.len() < header {
+            return Err(format!(
+                "file is {} bytes, shorter than its header",
+                bytes.len()
+            ));
         }
         let mut r = Reader(&bytes[8..]);
         let hidden = r.u32() as usize;
@@ -79,17 +106,24 @@ impl Network {
         if scale == 0 || scale > 10_000 {
             return Err(format!("output scale {scale} is out of range"));
         }
-        let expected = 16 + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4;
+        let buckets = if v2 { r.u32() as usize } else { 1 };
+        if !(1..=MAX_BUCKETS).contains(&buckets) {
+            return Err(format!(
+                "output bucket count {buckets} is not in 1..={MAX_BUCKETS}"
+            ));
+        }
+        let expected = header + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets;
         if bytes.len() != expected {
             return Err(format!(
-                "file is {} bytes; a network of hidden size {hidden} has {expected}",
+                "file is {} bytes; a network of hidden size {hidden} with {buckets} output \
+                 bucket(s) has {expected}",
                 bytes.len()
             ));
         }
         let w1 = r.i16s(INPUTS * hidden);
         let b1 = r.i16s(hidden);
-        let w2 = r.i16s(2 * hidden);
-        let b2 = r.i32();
+        let w2 = r.i16s(buckets * 2 * hidden);
+        let b2 = (0..buckets).map(|_| r.i32()).collect();
         if w2.iter().any(|w| w.unsigned_abs() > MAX_W2 as u16) {
             return Err(format!("an output weight is beyond ±{MAX_W2}"));
         }
@@ -99,6 +133,7 @@ impl Network {
         Ok(Network {
             hidden,
             scale: scale as i32,
+            buckets,
             w1,
             b1,
             w2,
@@ -119,9 +154,20 @@ impl Network {
         self.hidden
     }
 
-    /// FNV-1a hash of the file's bytes.
+    /// Number of output buckets B.
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
+    /// FNV-1a hash of the file's bytes (so it covers every bucket).
     pub fn fingerprint(&self) -> u32 {
         self.fingerprint
+    }
+
+    /// The output bucket of `board` ([`bucket`] of its piece count).
+    #[inline(always)]
+    pub fn bucket_of(&self, board: &Board) -> usize {
+        bucket(board.occupied().count(), self.buckets)
     }
 
     /// The weight row of feature `f` (H values).
@@ -142,12 +188,14 @@ impl Network {
         }
     }
 
-    /// Centipawns for the side to move from its accumulator `us` and the other side's `them`.
+    /// Centipawns for the side to move from its accumulator `us` and the other side's `them`,
+    /// through output bucket `bucket` (below [`Network::buckets`]; see [`Network::bucket_of`]).
     #[inline]
-    pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+    pub fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
         let h = self.hidden;
-        let s = screlu_dot(us, &self.w2[..h]) + screlu_dot(them, &self.w2[h..]);
-        let v = s / i64::from(QA) + i64::from(self.b2);
+        let w2 = &self.w2[bucket * 2 * h..(bucket + 1) * 2 * h];
+        let s = screlu_dot(us, &w2[..h]) + screlu_dot(them, &w2[h..]);
+        let v = s / i64::from(QA) + i64::from(self.b2[bucket]);
         (v * i64::from(self.scale) / i64::from(QA * QB)) as i32
     }
 
@@ -158,13 +206,13 @@ impl Network {
         let (white, black) = acc.split_at_mut(h);
         self.refresh(pos.board(), Color::White, white);
         self.refresh(pos.board(), Color::Black, black);
+        let b = self.bucket_of(pos.board());
         match pos.turn() {
-            Color::White => self.output(white, black),
-            Color::Black => self.output(black, white),
+            Color::White => self.output(white, black, b),
+            Color::Black => self.output(black, white, b),
         }
     }
 }
-
 /// `acc += row`, lane by lane.
 #[inline(always)]
 pub fn add(acc: &mut [i16], row: &[i16]) {

@@ -1,15 +1,17 @@
-//! Tests of the network reader and the incremental evaluator against a random network.
+//! Tests of the network reader and the incremental evaluator against random networks, with and
+//! without output buckets.
 
 use std::sync::Arc;
 
 use shakmaty::{Chess, Color, Position};
 
 use super::features::INPUTS;
-use super::network::{MAGIC, QA, QB};
+use super::network::{bucket, MAGIC, MAGIC_V2, QA, QB};
 use super::{Evaluator, Network};
 
-/// A deterministic pseudo-random network file of hidden size `h`.
-pub fn random_file(h: usize, seed: u64) -> Vec<u8> {
+/// A deterministic pseudo-random network file of hidden size `h` with `buckets` output buckets:
+/// version 1 for one bucket, version 2 for more.
+pub fn random_file(h: usize, buckets: usize, seed: u64) -> Vec<u8> {
     let mut x = seed | 1;
     let mut next = move |range: i32| {
         x ^= x << 13;
@@ -17,29 +19,149 @@ pub fn random_file(h: usize, seed: u64) -> Vec<u8> {
         x ^= x << 17;
         (x % (2 * range as u64 + 1)) as i32 - range
     };
-    let mut f = MAGIC.to_vec();
+    let mut f = if buckets == 1 { MAGIC } else { MAGIC_V2 }.to_vec();
     f.extend((h as u32).to_le_bytes());
     f.extend(400u32.to_le_bytes());
+    if buckets > 1 {
+        f.extend((buckets as u32).to_le_bytes());
+    }
     for _ in 0..INPUTS * h {
         f.extend((next(60) as i16).to_le_bytes());
     }
     for _ in 0..h {
         f.extend((next(100) as i16 + 60).to_le_bytes());
     }
-    for _ in 0..2 * h {
+    for _ in 0..buckets * 2 * h {
         f.extend((next(127) as i16).to_le_bytes());
     }
-    f.extend((next(QA * QB)).to_le_bytes());
+    for _ in 0..buckets {
+        f.extend((next(QA * QB)).to_le_bytes());
+    }
     f
 }
 
-fn net() -> Arc<Network> {
-    Arc::new(Network::from_bytes(&random_file(32, 7)).unwrap())
+/// The version-2 file of a version-1 file's network with its output layer (w2 and b2) copied
+/// into each of `buckets` buckets.
+fn spread_to_v2(v1: &[u8], buckets: usize) -> Vec<u8> {
+    assert_eq!(&v1[..8], MAGIC);
+    let h = u32::from_le_bytes(v1[8..12].try_into().unwrap()) as usize;
+    let body = 16 + 2 * (INPUTS * h + h);
+    let (w2, b2) = v1[body..].split_at(4 * h);
+    let mut f = MAGIC_V2.to_vec();
+    f.extend_from_slice(&v1[8..16]);
+    f.extend((buckets as u32).to_le_bytes());
+    f.extend_from_slice(&v1[16..body]);
+    for _ in 0..buckets {
+        f.extend_from_slice(w2);
+    }
+    for _ in 0..buckets {
+        f.extend_from_slice(b2);
+    }
+    f
+}
+
+fn parse(fen: &str) -> Chess {
+    fen.parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(shakmaty::CastlingMode::Standard)
+        .unwrap()
+}
+
+/// Positions of 32 down to 2 pieces, either side to move.
+const FENS: [&str; 10] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8",
+    "r4rk1/pp3ppp/2n1b3/3p4/3P4/2N5/PP3PPP/R4RK1 b - - 0 16",
+    "6k1/5ppp/8/8/8/8/1q3PPP/3R2K1 w - - 0 30",
+    "8/5pk1/6p1/8/3R4/6P1/5PK1/1r6 b - - 0 40",
+    "8/8/4k3/8/8/3K4/4P3/8 w - - 0 60",
+    "8/8/4k3/8/8/3K4/8/8 b - - 0 70",
+    "8/8/4k3/3r4/8/3K4/4PP2/5N2 w - - 0 60",
+    "rnbqkbnr/pppppp2/8/8/8/8/PPPPPP2/RNBQKBNR b - - 0 9",
+    "rnbqkbnr/ppp5/8/8/8/8/PPPP4/RNBQKBNR w - - 0 12",
+];
+
+fn net(buckets: usize) -> Arc<Network> {
+    Arc::new(Network::from_bytes(&random_file(32, buckets, 7)).unwrap())
+}
+
+#[test]
+fn the_built_in_network_evaluates_as_before_buckets() {
+    // Scores of nets/default.nnue (version 1) before output buckets existed.
+    let net = super::built_in();
+    assert_eq!(net.buckets(), 1);
+    let expected = [22, -75, 6, 181, -594];
+    let fens = [FENS[0], FENS[1], FENS[4], FENS[5], FENS[3]];
+    for (fen, cp) in fens.into_iter().zip(expected) {
+        assert_eq!(net.evaluate(&parse(fen)), cp, "{fen}");
+    }
+}
+
+#[test]
+fn buckets_split_the_piece_counts_as_documented() {
+    assert_eq!(bucket(32, 1), 0);
+    assert_eq!(bucket(2, 1), 0);
+    assert_eq!(bucket(0, 8), 0);
+    assert_eq!(bucket(5, 8), 0);
+    assert_eq!(bucket(6, 8), 1);
+    assert_eq!(bucket(29, 8), 6);
+    assert_eq!(bucket(30, 8), 7);
+    assert_eq!(bucket(32, 8), 7);
+    assert_eq!(bucket(32, 16), 15);
+    for b in 1..=16 {
+        assert_eq!(bucket(32, b), b - 1);
+        assert!((2..=32).all(|n| bucket(n, b) <= bucket(n + 1, b)));
+    }
+    // A network of eight buckets, all output weights zero and bucket b's bias worth
+    // 100 · (b + 1) centipawns: the score names the bucket.
+    let h = 8;
+    let mut f = MAGIC_V2.to_vec();
+    for v in [h as u32, 400, 8] {
+        f.extend(v.to_le_bytes());
+    }
+    f.extend(std::iter::repeat_n(0u8, 2 * (INPUTS * h + h + 8 * 2 * h)));
+    for b in 0..8 {
+        // 4080 · 400 / (255 · 64) = 100.
+        f.extend((4080 * (b + 1i32)).to_le_bytes());
+    }
+    let net = Network::from_bytes(&f).unwrap();
+    assert_eq!(net.buckets(), 8);
+    // Pieces: 32, 30, 21, 10, 8, 3, 2, 6, 28, 23.
+    let expected = [800, 800, 500, 300, 200, 100, 100, 200, 700, 600];
+    for (fen, cp) in FENS.into_iter().zip(expected) {
+        let pos = parse(fen);
+        let n = pos.board().occupied().count();
+        assert_eq!(net.evaluate(&pos), cp, "{fen}: {n} pieces");
+        assert_eq!(cp, 100 * (bucket(n, 8) as i32 + 1));
+        let mut ev = Evaluator::new(Arc::new(net.clone()), 4);
+        assert_eq!(ev.evaluate(&pos, 0), cp);
+    }
+}
+
+#[test]
+fn a_version_one_network_reads_the_same_as_version_two() {
+    let v1 = random_file(16, 1, 5);
+    let one = Network::from_bytes(&v1).unwrap();
+    for buckets in [1, 8, 16] {
+        let v2 = spread_to_v2(&v1, buckets);
+        let net = Network::from_bytes(&v2).unwrap();
+        assert_eq!(net.buckets(), buckets);
+        // The fingerprint is the file's: another file, another fingerprint.
+        assert_ne!(net.fingerprint(), one.fingerprint());
+        for fen in FENS {
+            let pos = parse(fen);
+            assert_eq!(net.evaluate(&pos), one.evaluate(&pos), "{fen}");
+        }
+    }
+    // A bucketed network is not the unbucketed one: its buckets differ.
+    let many = net(8);
+    let scores: Vec<i32> = FENS.iter().map(|f| many.evaluate(&parse(f))).collect();
+    assert!(scores.iter().any(|&s| s != 0), "{scores:?}");
 }
 
 #[test]
 fn malformed_files_are_refused_with_a_reason() {
-    let good = random_file(16, 3);
+    let good = random_file(16, 1, 3);
     assert!(Network::from_bytes(&good).is_ok());
     let e = Network::from_bytes(b"hello").unwrap_err();
     assert!(e.contains("TRINENN1"), "{e}");
@@ -53,6 +175,38 @@ fn malformed_files_are_refused_with_a_reason() {
     let mut big = good.clone();
     let w2 = 16 + 2 * (INPUTS * 16 + 16);
     big[w2..w2 + 2].copy_from_slice(&500i16.to_le_bytes());
+    assert!(Network::from_bytes(&big)
+        .unwrap_err()
+        .contains("output weight"));
+    // Version 2: a bucket count out of 1..=16, a wrong length, a short header.
+    let good = random_file(16, 8, 3);
+    assert!(Network::from_bytes(&good).is_ok());
+    assert!(Network::from_bytes(&spread_to_v2(&random_file(16, 1, 3), 1)).is_ok());
+    for b in [0u32, 17, 1 << 31] {
+        let mut bad = good.clone();
+        bad[16..20].copy_from_slice(&b.to_le_bytes());
+        let e = Network::from_bytes(&bad).unwrap_err();
+        assert!(e.contains("bucket count"), "{e}");
+    }
+    let mut fewer = good.clone();
+    fewer[16..20].copy_from_slice(&7u32.to_le_bytes());
+    let e = Network::from_bytes(&fewer).unwrap_err();
+    assert!(e.contains("bytes") && e.contains("7 output"), "{e}");
+    let e = Network::from_bytes(&good[..good.len() - 4]).unwrap_err();
+    assert!(e.contains("bytes"), "{e}");
+    let mut longer = good.clone();
+    longer.extend([0, 0]);
+    assert!(Network::from_bytes(&longer).unwrap_err().contains("bytes"));
+    let e = Network::from_bytes(&good[..18]).unwrap_err();
+    assert!(e.contains("header"), "{e}");
+    // A version-1 file under the version-2 magic lacks B and is refused.
+    let mut relabelled = random_file(16, 1, 3);
+    relabelled[..8].copy_from_slice(MAGIC_V2);
+    assert!(Network::from_bytes(&relabelled).is_err());
+    // An output weight beyond ±127 in the last bucket.
+    let mut big = good.clone();
+    let last_w2 = 20 + 2 * (INPUTS * 16 + 16) + 2 * (8 * 2 * 16 - 1);
+    big[last_w2..last_w2 + 2].copy_from_slice(&(-300i16).to_le_bytes());
     assert!(Network::from_bytes(&big)
         .unwrap_err()
         .contains("output weight"));
@@ -85,12 +239,6 @@ fn the_score_is_the_documented_integer_formula() {
     // (100² · 64 / 255) · 400 / (255 · 64) = 2509 · 400 / 16320 = 61 for White to move.
     assert_eq!(net.evaluate(&pos), 61);
     // Black's king on e8 is the same feature from Black's view: with Black to move, 61 again.
-    let parse = |f: &str| -> Chess {
-        f.parse::<shakmaty::fen::Fen>()
-            .unwrap()
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap()
-    };
     assert_eq!(net.evaluate(&parse("4k3/8/8/8/8/8/8/4K3 b - - 0 1")), 61);
     // With Black's king on d8 only White's accumulator has the unit: it counts for White to move
     // and, weighted 0 as the other side's, not for Black to move.
@@ -100,22 +248,27 @@ fn the_score_is_the_documented_integer_formula() {
 
 #[test]
 fn colour_flipped_positions_score_the_same() {
-    let net = net();
     let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8";
     let flipped = "r2qkb1r/pp2bppp/2n2n2/2pp4/3P4/2N1PN2/PP2BPPP/R1BQ1RK1 b kq - 0 8";
-    let parse = |f: &str| -> Chess {
-        f.parse::<shakmaty::fen::Fen>()
-            .unwrap()
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap()
-    };
-    assert_eq!(net.evaluate(&parse(fen)), net.evaluate(&parse(flipped)));
-    assert_ne!(net.evaluate(&parse(fen)), 0);
+    for buckets in [1, 8] {
+        let net = net(buckets);
+        assert_eq!(net.evaluate(&parse(fen)), net.evaluate(&parse(flipped)));
+        assert_ne!(net.evaluate(&parse(fen)), 0);
+    }
 }
 
 #[test]
 fn incremental_evaluation_equals_evaluation_from_scratch() {
-    let net = net();
+    for buckets in [1, 8] {
+        incremental_equals_from_scratch(buckets);
+    }
+}
+
+/// Random walks through the ply stack with a network of `buckets` output buckets: every
+/// incremental score is the from-scratch one (and, with buckets, most buckets are met).
+fn incremental_equals_from_scratch(buckets: usize) {
+    let net = net(buckets);
+    let mut seen = [false; 16];
     let mut ev = Evaluator::new(Arc::clone(&net), 20);
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
     let mut rand = move |n: usize| {
@@ -125,10 +278,15 @@ fn incremental_evaluation_equals_evaluation_from_scratch() {
         (x % n as u64) as usize
     };
     let mut checked = 0;
-    for _game in 0..40 {
+    for game in 0..40 {
         // A random walk down and up the ply stack, as a search does: sometimes back to an
-        // earlier ply, sometimes a null move, sometimes skipping a ply's evaluation.
-        let mut path = vec![Chess::default()];
+        // earlier ply, sometimes a null move, sometimes skipping a ply's evaluation. Every other
+        // walk starts from a position with fewer pieces, so that captures cross buckets.
+        let start = match game % 2 {
+            0 => Chess::default(),
+            _ => parse(FENS[1 + game / 2 % (FENS.len() - 1)]),
+        };
+        let mut path = vec![start];
         for _ in 0..120 {
             let pos = path.last().unwrap().clone();
             let moves = pos.legal_moves();
@@ -155,6 +313,7 @@ fn incremental_evaluation_equals_evaluation_from_scratch() {
             if rand(4) != 0 {
                 let ply = path.len() - 1;
                 let pos = path.last().unwrap();
+                seen[net.bucket_of(pos.board())] = true;
                 assert_eq!(
                     ev.evaluate(pos, ply),
                     net.evaluate(pos).clamp(-20_000, 20_000)
@@ -164,6 +323,8 @@ fn incremental_evaluation_equals_evaluation_from_scratch() {
         }
     }
     assert!(checked > 2000, "{checked}");
+    let met = seen.iter().filter(|&&s| s).count();
+    assert!(met >= buckets.min(6), "{met} buckets met");
     // The same evaluator, asked about any position at any ply, is still exact.
     let pos = Chess::default();
     assert_eq!(ev.evaluate(&pos, 5), net.evaluate(&pos));

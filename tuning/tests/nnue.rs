@@ -1,6 +1,7 @@
 //! The NNUE trainer (`trine_tuning::nnue`, `trine-nnue`): training lowers the loss on the sample
-//! data, the run keeps the best network and stops early, and the command line writes a file of the
-//! documented layout that reads back to the network it trained.
+//! data (with and without output buckets), the run keeps the best network and stops early, and the
+//! command line writes a file of the documented layout (version 1, or 2 with `--buckets`) that
+//! reads back to the network it trained, and starts from a file of the same or of one bucket.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -38,9 +39,15 @@ fn small() -> Config {
 
 #[test]
 fn training_lowers_the_loss_on_the_sample() {
+    for buckets in [1, 8] {
+        training_lowers_the_loss(buckets);
+    }
+}
+
+fn training_lowers_the_loss(buckets: usize) {
     let data = sample();
-    let cfg = small();
-    let start = Network::random(cfg.hidden, cfg.seed);
+    let cfg = Config { buckets, ..small() };
+    let start = Network::random(cfg.hidden, cfg.buckets, cfg.seed);
     let before = mean_loss(&start, &data, cfg.k, cfg.lambda);
     let mut reports: Vec<EpochReport> = Vec::new();
     let outcome = train(&data, &Dataset::new(), &cfg, None, &mut |r, _| {
@@ -58,6 +65,14 @@ fn training_lowers_the_loss_on_the_sample() {
     // Without a validation set the training loss decides, and the last epoch was the best.
     assert_eq!(outcome.best_epoch, 4);
     assert!(outcome.best.params.iter().all(|w| w.abs() <= 1.98));
+    assert_eq!(outcome.best.buckets(), buckets);
+    // Every bucket the data reaches has learnt its own output layer.
+    let (h, l) = (cfg.hidden, outcome.best.layers());
+    let first = &l.w2[..2 * h];
+    let differ = (1..buckets)
+        .filter(|b| &l.w2[b * 2 * h..][..2 * h] != first)
+        .count();
+    assert_eq!(differ, buckets - 1);
     // The same seed gives the same network on one thread count.
     let again = train(&data, &Dataset::new(), &cfg, None, &mut |_, _| Ok(())).unwrap();
     assert_eq!(again.best, outcome.best);
@@ -84,7 +99,7 @@ fn early_stopping_keeps_the_best_network() {
         patience: 2,
         ..Config::default()
     };
-    let start = Network::random(16, 77);
+    let start = Network::random(16, 1, 77);
     let mut reports: Vec<EpochReport> = Vec::new();
     let outcome = train(
         &loaded.train,
@@ -143,7 +158,7 @@ fn the_command_line_writes_the_documented_file() {
     let bytes = std::fs::read(&out).unwrap();
     let h = 24;
     assert_eq!(bytes.len(), 8 + 4 + 4 + 2 * (768 * h + h + 2 * h) + 4);
-    assert_eq!(bytes.len(), file_len(h));
+    assert_eq!(bytes.len(), file_len(h, 1));
     assert_eq!(&bytes[..8], b"TRINENN1");
     assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 24);
     assert_eq!(u32::from_le_bytes(bytes[12..16].try_into().unwrap()), 400);
@@ -166,6 +181,81 @@ fn the_command_line_writes_the_documented_file() {
         String::from_utf8_lossy(&run.stderr)
     );
     assert_eq!(std::fs::read(&out2).unwrap(), bytes);
+    // Output buckets: a version-2 file, read back and written again from itself unchanged.
+    let run_nnue = |args: &[&str], init: Option<&PathBuf>, out: &PathBuf| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_trine-nnue"));
+        c.arg("--data").arg(sample_path()).args(args);
+        if let Some(p) = init {
+            c.arg("--init").arg(p);
+        }
+        let run = c.arg("--out").arg(out).output().unwrap();
+        (
+            run.status.success(),
+            String::from_utf8_lossy(&run.stderr).into_owned(),
+        )
+    };
+    let buckets = dir.join("buckets.nnue");
+    let args = [
+        "--hidden",
+        "24",
+        "--buckets",
+        "4",
+        "--epochs",
+        "2",
+        "--lr",
+        "0.01",
+    ];
+    let (ok, stderr) = run_nnue(&args, None, &buckets);
+    assert!(ok, "{stderr}");
+    assert!(stderr.contains("4 output bucket(s)"), "{stderr}");
+    let b4 = std::fs::read(&buckets).unwrap();
+    assert_eq!(b4.len(), 20 + 2 * (768 * h + h + 4 * 2 * h) + 4 * 4);
+    assert_eq!(b4.len(), file_len(h, 4));
+    assert_eq!(&b4[..8], b"TRINENN2");
+    assert_eq!(u32::from_le_bytes(b4[16..20].try_into().unwrap()), 4);
+    let q4 = Quantised::from_bytes(&b4).unwrap();
+    assert_eq!((q4.buckets, q4.w2.len(), q4.b2.len()), (4, 4 * 2 * h, 4));
+    assert!(trine::nnue::Network::from_bytes(&b4).is_ok());
+    let again = dir.join("buckets-again.nnue");
+    let (ok, stderr) = run_nnue(
+        &["--hidden", "24", "--buckets", "4", "--epochs", "0"],
+        Some(&buckets),
+        &again,
+    );
+    assert!(ok, "{stderr}");
+    assert_eq!(std::fs::read(&again).unwrap(), b4);
+    // A one-bucket file starts a bucketed network: its output layer in every bucket.
+    let spread = dir.join("spread.nnue");
+    let (ok, stderr) = run_nnue(
+        &["--hidden", "24", "--buckets", "4", "--epochs", "0"],
+        Some(&out),
+        &spread,
+    );
+    assert!(ok, "{stderr}");
+    let s = Quantised::from_bytes(&std::fs::read(&spread).unwrap()).unwrap();
+    assert_eq!((s.buckets, &s.w1, &s.b1), (4, &q.w1, &q.b1));
+    for b in 0..4 {
+        assert_eq!(&s.w2[b * 2 * h..][..2 * h], &q.w2[..]);
+        assert_eq!(s.b2[b], q.b2[0]);
+    }
+    // Another bucket count or hidden size is refused.
+    let (ok, stderr) = run_nnue(
+        &["--hidden", "24", "--buckets", "2", "--epochs", "0"],
+        Some(&buckets),
+        &dir.join("no.nnue"),
+    );
+    assert!(
+        !ok && stderr.contains("4 output buckets, not --buckets 2"),
+        "{stderr}"
+    );
+    let (ok, stderr) = run_nnue(
+        &["--hidden", "32", "--buckets", "4", "--epochs", "0"],
+        Some(&buckets),
+        &dir.join("no.nnue"),
+    );
+    assert!(!ok && stderr.contains("hidden size 24"), "{stderr}");
+    let (ok, stderr) = run_nnue(&["--buckets", "17"], None, &dir.join("no.nnue"));
+    assert!(!ok && stderr.contains("bucket count 17"), "{stderr}");
     // A hidden size that is not a multiple of 8 is refused before loading.
     let bad = Command::new(env!("CARGO_BIN_EXE_trine-nnue"))
         .args(["--data", "/nonexistent", "--hidden", "12", "--out"])

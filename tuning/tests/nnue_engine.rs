@@ -1,8 +1,11 @@
 //! The trainer against the engine: a network trained by `trine_tuning::nnue` and written in the
 //! file format of `docs/nnue.md` is read by the engine (`trine::nnue::Network`), whose integer
-//! evaluation agrees with the trainer's float forward pass on every position of the sample data.
+//! evaluation agrees with the trainer's float forward pass on every position of the sample data,
+//! and exactly with the trainer's integer reference, with one output bucket and with eight.
 
 use std::path::PathBuf;
+
+use shakmaty::Position;
 
 use trine_tuning::nnue::data::{load, Split};
 use trine_tuning::nnue::export::Quantised;
@@ -10,10 +13,19 @@ use trine_tuning::nnue::train::{train, Config};
 
 #[test]
 fn the_engine_evaluates_a_trained_network_as_the_trainer_does() {
+    for buckets in [1, 8] {
+        engine_agrees(buckets);
+    }
+}
+
+/// Trains a network of `buckets` output buckets on the sample and compares the engine's scores
+/// with the trainer's on every sample position (their piece counts reach most buckets).
+fn engine_agrees(buckets: usize) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/sample.txt");
     let loaded = load(&[&path], Split::NONE).unwrap();
     let cfg = Config {
         hidden: 32,
+        buckets,
         epochs: 3,
         batch: 256,
         lr: 0.01,
@@ -31,13 +43,16 @@ fn the_engine_evaluates_a_trained_network_as_the_trainer_does() {
     .best;
     let q = Quantised::from_network(&net);
     let engine = trine::nnue::Network::from_bytes(&q.to_bytes()).unwrap();
+    assert_eq!(engine.buckets(), buckets);
     // The float network the file stands for; the float network as trained differs from it by
     // the rounding of the weights (up to 1/510 per W1 weight, 1/128 per w2 weight).
     let dequantised = q.to_network();
     let text = std::fs::read_to_string(&path).unwrap();
     let (mut n, mut exact, mut spread, mut worst_raw, mut sum_raw) = (0, 0, 0.0f32, 0.0f32, 0.0);
+    let mut per_bucket = [0usize; 16];
     for line in text.lines() {
         let pos = trine::datagen::parse_line(line).unwrap().pos;
+        per_bucket[engine.bucket_of(pos.board())] += 1;
         let cp = engine.evaluate(&pos);
         let float = dequantised.evaluate(&pos);
         assert!(
@@ -53,17 +68,23 @@ fn the_engine_evaluates_a_trained_network_as_the_trainer_does() {
     }
     assert!(n > 2000);
     assert!(spread > 100.0, "a degenerate network: |cp| ≤ {spread}");
+    let used = per_bucket.iter().filter(|&&c| c > 0).count();
+    assert!(
+        used >= buckets.min(6),
+        "positions per bucket: {per_bucket:?}"
+    );
     // The engine computes the documented integer formula, as the trainer's reference does.
     assert_eq!(
         exact, n,
-        "the engine and the trainer's integer formula differ"
+        "the engine and the trainer's integer formula differ ({buckets} buckets)"
     );
     // Before rounding the float network is a few centipawns off on average (w2 is stored in
     // steps of 1/64 of a unit, 6.25 cp at SCALE 400).
     assert!(sum_raw / (n as f64) < 8.0, "mean {}", sum_raw / n as f64);
     eprintln!(
-        "{n} positions, |cp| up to {spread:.0}; engine vs float before rounding: mean {:.2} cp, \
-         worst {worst_raw:.1} cp",
+        "{buckets} bucket(s), {n} positions (per bucket {:?}), |cp| up to {spread:.0}; engine vs \
+         float before rounding: mean {:.2} cp, worst {worst_raw:.1} cp",
+        &per_bucket[..buckets],
         sum_raw / n as f64
     );
 }

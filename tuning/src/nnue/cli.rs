@@ -28,6 +28,10 @@ pub struct Args {
     /// Hidden size H (a multiple of 8 in 8..=4096).
     #[arg(long, default_value_t = 128)]
     pub hidden: usize,
+    /// Output buckets B (1..=16): a position's output layer is chosen by its piece count. With
+    /// more than one the file is format version 2.
+    #[arg(long, default_value_t = 1)]
+    pub buckets: usize,
     /// Most epochs.
     #[arg(long, default_value_t = 24)]
     pub epochs: usize,
@@ -58,7 +62,8 @@ pub struct Args {
     /// Seed of the initial weights, the shuffles and the validation split.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Start from this network file (same hidden size) instead of random weights.
+    /// Start from this network file instead of random weights: the same hidden size, and the
+    /// same number of output buckets or one (copied into every bucket).
     #[arg(long, value_name = "FILE")]
     pub init: Option<PathBuf>,
     /// Worker threads (default: all cores).
@@ -75,6 +80,7 @@ impl Args {
     pub fn config(&self) -> Config {
         Config {
             hidden: self.hidden,
+            buckets: self.buckets,
             epochs: self.epochs,
             batch: self.batch,
             lr: self.lr,
@@ -118,7 +124,23 @@ pub fn run(args: Args) -> Result<(), String> {
             let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
             let q = export::Quantised::from_bytes(&bytes)
                 .map_err(|e| format!("{}: {e}", p.display()))?;
-            Some(q.to_network())
+            if q.hidden != cfg.hidden {
+                return Err(format!(
+                    "{}: hidden size {}, not --hidden {}",
+                    p.display(),
+                    q.hidden,
+                    cfg.hidden
+                ));
+            }
+            let net = q.to_network().with_buckets(cfg.buckets).map_err(|_| {
+                format!(
+                    "{}: {} output buckets, not --buckets {} (or 1)",
+                    p.display(),
+                    q.buckets,
+                    cfg.buckets
+                )
+            })?;
+            Some(net)
         }
         None => None,
     };
@@ -149,11 +171,12 @@ pub fn run(args: Args) -> Result<(), String> {
         eprintln!("  malformed: {e}");
     }
     eprintln!(
-        "network 768x2 -> {} -> 1 ({} parameters, file {} bytes), {} threads, batch {}, \
-         K {}, lambda {}, lr {} x{} every {} epochs",
+        "network 768x2 -> {} -> 1 x {} output bucket(s) ({} parameters, file {} bytes), \
+         {} threads, batch {}, K {}, lambda {}, lr {} x{} every {} epochs",
         cfg.hidden,
-        super::model::param_count(cfg.hidden),
-        file_len(cfg.hidden),
+        cfg.buckets,
+        super::model::param_count(cfg.hidden, cfg.buckets),
+        file_len(cfg.hidden, cfg.buckets),
         rayon::current_num_threads(),
         cfg.batch,
         cfg.k,

@@ -1,8 +1,12 @@
-//! The network file of `docs/nnue.md` (version 1): magic `TRINENN1`, H and SCALE as u32, then W1,
-//! b1 (×QA) and w2 (×QB) as i16 and b2 (×QA·QB) as i32, all little-endian. [`Quantised`] is the
-//! file's content: made by rounding a float [`Network`], written and read back byte for byte,
-//! turned back into floats, and evaluated with the documented integer formula — the same
-//! arithmetic as the engine's, so the trainer can check what it writes.
+//! The network files of `docs/nnue.md`. Version 1: magic `TRINENN1`, H and SCALE as u32, then
+//! W1, b1 (×QA) and w2 (×QB) as i16 and b2 (×QA·QB) as i32, all little-endian. Version 2 (output
+//! buckets): magic `TRINENN2`, H, SCALE and B as u32, W1 and b1 as in version 1, then all B
+//! buckets' w2 (2H i16 each, bucket 0 first) and then their B b2 (i32). A network of one bucket is
+//! written as version 1 (so its file is byte for byte what it was before buckets existed), one of
+//! more as version 2; both are read. [`Quantised`] is the file's content: made by rounding a float
+//! [`Network`], written and read back byte for byte, turned back into floats, and evaluated with
+//! the documented integer formula — the same arithmetic as the engine's, so the trainer can check
+//! what it writes.
 
 use std::io;
 use std::path::Path;
@@ -10,16 +14,20 @@ use std::path::Path;
 use shakmaty::{Chess, Position};
 
 use super::features::{active, INPUTS};
-use super::model::{check_hidden, param_count, Network};
+use super::model::{bucket, check_buckets, check_hidden, param_count, Network};
 use super::{QA, QB, SCALE};
 
-/// The file's first eight bytes.
+/// The first eight bytes of a version-1 file (one output bucket).
 pub const MAGIC: &[u8; 8] = b"TRINENN1";
+/// The first eight bytes of a version-2 file (B output buckets).
+pub const MAGIC_V2: &[u8; 8] = b"TRINENN2";
 
-/// Length in bytes of the file of a network with `hidden` neurons:
-/// `8 + 4 + 4 + 2·(768H + H + 2H) + 4`.
-pub const fn file_len(hidden: usize) -> usize {
-    8 + 4 + 4 + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+/// Length in bytes of the file [`Quantised::to_bytes`] writes for a network with `hidden` neurons
+/// and `buckets` output buckets: version 1, `8 + 4 + 4 + 2·(768H + H + 2H) + 4`, for one bucket;
+/// version 2, `8 + 4 + 4 + 4 + 2·(768H + H + B·2H) + 4B`, for more.
+pub const fn file_len(hidden: usize, buckets: usize) -> usize {
+    let header = if buckets == 1 { 16 } else { 20 };
+    header + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
 }
 
 /// A quantised network, as stored in the file.
@@ -27,14 +35,16 @@ pub const fn file_len(hidden: usize) -> usize {
 pub struct Quantised {
     /// Hidden size H.
     pub hidden: usize,
+    /// Output buckets B.
+    pub buckets: usize,
     /// Feature weights ×QA, feature `f`'s row at `[f·H, f·H + H)`.
     pub w1: Vec<i16>,
     /// Accumulator biases ×QA.
     pub b1: Vec<i16>,
-    /// Output weights ×QB, the side to move's first.
+    /// Output weights ×QB, bucket `b`'s 2H at `[2H·b, 2H·b + 2H)`, the side to move's half first.
     pub w2: Vec<i16>,
-    /// Output bias ×QA·QB.
-    pub b2: i32,
+    /// Output biases ×QA·QB, one per bucket.
+    pub b2: Vec<i32>,
 }
 
 /// `round(x · factor)` as an i16, saturating (clipped weights never saturate).
@@ -50,42 +60,68 @@ impl Quantised {
         let l = net.layers();
         Quantised {
             hidden: net.hidden(),
+            buckets: net.buckets(),
             w1: l.w1.iter().map(|&w| quantise(w, QA)).collect(),
             b1: l.b1.iter().map(|&w| quantise(w, QA)).collect(),
             w2: l.w2.iter().map(|&w| quantise(w, QB)).collect(),
-            b2: (f64::from(l.b2) * f64::from(QA * QB)).round() as i32,
+            b2: l
+                .b2
+                .iter()
+                .map(|&b| (f64::from(b) * f64::from(QA * QB)).round() as i32)
+                .collect(),
         }
     }
 
     /// The float network these integers stand for.
     pub fn to_network(&self) -> Network {
         let (qa, qb) = (QA as f32, QB as f32);
-        let mut params = Vec::with_capacity(param_count(self.hidden));
+        let mut params = Vec::with_capacity(param_count(self.hidden, self.buckets));
         params.extend(self.w1.iter().map(|&w| f32::from(w) / qa));
         params.extend(self.b1.iter().map(|&w| f32::from(w) / qa));
         params.extend(self.w2.iter().map(|&w| f32::from(w) / qb));
-        params.push((f64::from(self.b2) / f64::from(QA * QB)) as f32);
-        Network::from_params(self.hidden, params).expect("a checked hidden size")
+        params.extend(
+            self.b2
+                .iter()
+                .map(|&b| (f64::from(b) / f64::from(QA * QB)) as f32),
+        );
+        Network::from_params(self.hidden, self.buckets, params)
+            .expect("a checked hidden size and bucket count")
     }
 
-    /// The file's bytes.
+    /// The file's bytes: version 1 for one bucket, version 2 for more.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_len(self.hidden));
-        out.extend_from_slice(MAGIC);
+        let mut out = Vec::with_capacity(file_len(self.hidden, self.buckets));
+        if self.buckets == 1 {
+            out.extend_from_slice(MAGIC);
+        } else {
+            out.extend_from_slice(MAGIC_V2);
+        }
         out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
         out.extend_from_slice(&SCALE.to_le_bytes());
+        if self.buckets != 1 {
+            out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
+        }
         for v in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        out.extend_from_slice(&self.b2.to_le_bytes());
-        debug_assert_eq!(out.len(), file_len(self.hidden));
+        for b in &self.b2 {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
+        debug_assert_eq!(out.len(), file_len(self.hidden, self.buckets));
         out
     }
 
-    /// Reads a file's bytes; refuses a wrong magic, hidden size, SCALE or length.
+    /// Reads a file's bytes (version 1 or 2); refuses a wrong magic, hidden size, SCALE, bucket
+    /// count or length.
     pub fn from_bytes(bytes: &[u8]) -> Result<Quantised, String> {
-        if bytes.len() < 16 || &bytes[..8] != MAGIC {
-            return Err("not a Trine network file (no TRINENN1 header)".into());
+        let v2 = match bytes.get(..8) {
+            Some(m) if m == MAGIC => false,
+            Some(m) if m == MAGIC_V2 => true,
+            _ => return Err("not a Trine network file (no TRINENN1 or TRINENN2 header)".into()),
+        };
+        let header = if v2 { 20 } else { 16 };
+        if bytes.len() < header {
+            return Err(format!("{} bytes, shorter than the header", bytes.len()));
         }
         let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
         let hidden = u32_at(8) as usize;
@@ -93,22 +129,30 @@ impl Quantised {
         if u32_at(12) != SCALE {
             return Err(format!("SCALE {} (expected {SCALE})", u32_at(12)));
         }
-        if bytes.len() != file_len(hidden) {
+        let buckets = if v2 { u32_at(16) as usize } else { 1 };
+        check_buckets(buckets)?;
+        let expected = header + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets;
+        if bytes.len() != expected {
             return Err(format!(
-                "{} bytes for hidden size {hidden} (expected {})",
-                bytes.len(),
-                file_len(hidden)
+                "{} bytes for hidden size {hidden} and {buckets} output bucket(s) (expected \
+                 {expected})",
+                bytes.len()
             ));
         }
-        let mut values = bytes[16..bytes.len() - 4]
+        let b2_at = bytes.len() - 4 * buckets;
+        let mut values = bytes[header..b2_at]
             .chunks_exact(2)
             .map(|b| i16::from_le_bytes([b[0], b[1]]));
         let w1: Vec<i16> = values.by_ref().take(INPUTS * hidden).collect();
         let b1: Vec<i16> = values.by_ref().take(hidden).collect();
         let w2: Vec<i16> = values.collect();
-        let b2 = i32::from_le_bytes(bytes[bytes.len() - 4..].try_into().unwrap());
+        let b2 = bytes[b2_at..]
+            .chunks_exact(4)
+            .map(|b| i32::from_le_bytes(b.try_into().unwrap()))
+            .collect();
         Ok(Quantised {
             hidden,
+            buckets,
             w1,
             b1,
             w2,
@@ -116,11 +160,14 @@ impl Quantised {
         })
     }
 
-    /// Centipawns (side to move's view) by the documented integer formula:
-    /// `acc_p = b1 + Σ W1[f]`, `s = Σ clamp(acc_stm, 0, QA)² · w2[..H] + Σ clamp(acc_other, 0,
-    /// QA)² · w2[H..]`, `cp = (s / QA + b2) · SCALE / (QA · QB)`, divisions truncating.
+    /// Centipawns (side to move's view) by the documented integer formula, through the bucket
+    /// `b` of the piece count (the length of a feature list): `acc_p = b1 + Σ W1[f]`, `s = Σ
+    /// clamp(acc_stm, 0, QA)² · w2_b[..H] + Σ clamp(acc_other, 0, QA)² · w2_b[H..]`, `cp = (s /
+    /// QA + b2_b) · SCALE / (QA · QB)`, divisions truncating.
     pub fn evaluate_features(&self, stm: &[u16], other: &[u16]) -> i32 {
         let h = self.hidden;
+        let b = bucket(stm.len(), self.buckets);
+        let w2 = &self.w2[b * 2 * h..][..2 * h];
         let mut s = 0i64;
         for (half, features) in [stm, other].into_iter().enumerate() {
             let mut acc: Vec<i32> = self.b1.iter().map(|&b| i32::from(b)).collect();
@@ -130,12 +177,12 @@ impl Quantised {
                     *a += i32::from(w);
                 }
             }
-            for (&a, &w) in acc.iter().zip(&self.w2[half * h..][..h]) {
+            for (&a, &w) in acc.iter().zip(&w2[half * h..][..h]) {
                 let c = i64::from(a.clamp(0, QA));
                 s += c * c * i64::from(w);
             }
         }
-        ((s / i64::from(QA) + i64::from(self.b2)) * i64::from(SCALE) / i64::from(QA * QB)) as i32
+        ((s / i64::from(QA) + i64::from(self.b2[b])) * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 
     /// Centipawns (side to move's view) of a position by the integer formula.
@@ -161,45 +208,64 @@ mod tests {
     use crate::nnue::rng::Rng;
     use crate::nnue::CLIP;
 
-    fn clipped_random(h: usize, seed: u64) -> Network {
-        let mut net = Network::random(h, seed);
+    fn clipped_random(h: usize, buckets: usize, seed: u64) -> Network {
+        let mut net = Network::random(h, buckets, seed);
         let mut rng = Rng::new(seed + 100);
         let l = net.layers_mut();
         l.b1.iter_mut().for_each(|b| *b = rng.symmetric(0.4));
         l.w2.iter_mut().for_each(|w| *w = rng.symmetric(CLIP));
-        *l.b2 = -0.07;
+        for (b, b2) in l.b2.iter_mut().enumerate() {
+            *b2 = -0.07 + 0.01 * b as f32;
+        }
         net
     }
 
     #[test]
     fn the_file_has_the_documented_layout_and_reads_back() {
-        for h in [8, 64] {
-            let net = clipped_random(h, h as u64);
+        for (h, buckets) in [(8, 1), (64, 1), (8, 8), (16, 16)] {
+            let net = clipped_random(h, buckets, h as u64);
             let dir =
                 std::env::temp_dir().join(format!("trine-nnue-export-{}", std::process::id()));
             std::fs::create_dir_all(&dir).unwrap();
-            let path = dir.join(format!("h{h}.nnue"));
+            let path = dir.join(format!("h{h}b{buckets}.nnue"));
             write(&net, &path).unwrap();
             let bytes = std::fs::read(&path).unwrap();
-            assert_eq!(bytes.len(), 8 + 4 + 4 + 2 * (768 * h + h + 2 * h) + 4);
-            assert_eq!(bytes.len(), file_len(h));
-            assert_eq!(&bytes[..8], b"TRINENN1");
+            let header = if buckets == 1 { 16 } else { 20 };
             assert_eq!(
-                u32::from_le_bytes(bytes[8..12].try_into().unwrap()),
-                h as u32
+                bytes.len(),
+                header + 2 * (768 * h + h + buckets * 2 * h) + 4 * buckets
             );
-            assert_eq!(u32::from_le_bytes(bytes[12..16].try_into().unwrap()), 400);
-            // W1[0][0] comes first, b2 last.
+            assert_eq!(bytes.len(), file_len(h, buckets));
+            let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+            if buckets == 1 {
+                assert_eq!(&bytes[..8], b"TRINENN1");
+            } else {
+                assert_eq!(&bytes[..8], b"TRINENN2");
+                assert_eq!(u32_at(16), buckets as u32);
+            }
+            assert_eq!(u32_at(8), h as u32);
+            assert_eq!(u32_at(12), 400);
+            // W1[0][0] comes first; then b1; each bucket's w2, bucket 0 first; the biases last.
             let l = net.layers();
-            let w = i16::from_le_bytes([bytes[16], bytes[17]]);
-            assert_eq!(w, (l.w1[0] * 255.0).round() as i16);
-            let b2 = i32::from_le_bytes(bytes[bytes.len() - 4..].try_into().unwrap());
-            assert_eq!(b2, (-0.07f64 * 255.0 * 64.0).round() as i32);
+            let i16_at = |at: usize| i16::from_le_bytes([bytes[at], bytes[at + 1]]);
+            assert_eq!(i16_at(header), (l.w1[0] * 255.0).round() as i16);
+            let w2_at = header + 2 * (768 * h + h);
+            for b in 0..buckets {
+                assert_eq!(
+                    i16_at(w2_at + 2 * (2 * h * b + 1)),
+                    (l.w2[2 * h * b + 1] * 64.0).round() as i16
+                );
+                let b2 = bytes.len() - 4 * (buckets - b);
+                let b2 = i32::from_le_bytes(bytes[b2..b2 + 4].try_into().unwrap());
+                let expected = (f64::from(-0.07 + 0.01 * b as f32) * 255.0 * 64.0).round();
+                assert_eq!(b2, expected as i32);
+            }
             let q = Quantised::from_bytes(&bytes).unwrap();
             assert_eq!(q, Quantised::from_network(&net));
             assert_eq!(q.to_bytes(), bytes);
             // Dequantised weights are within half a step of the originals.
             let back = q.to_network();
+            assert_eq!(back.buckets(), buckets);
             let r = back.layers();
             for (a, b) in l.w1.iter().zip(r.w1) {
                 assert!((a - b).abs() <= 0.5 / 255.0 + 1e-6);
@@ -208,38 +274,67 @@ mod tests {
                 assert!((a - b).abs() <= 0.5 / 64.0 + 1e-6);
             }
             std::fs::remove_file(&path).unwrap();
+            // The engine reads the same file.
+            let engine = trine::nnue::Network::from_bytes(&bytes).unwrap();
+            assert_eq!(engine.buckets(), buckets);
             // Anything else is refused.
             assert!(Quantised::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+            let mut longer = bytes.clone();
+            longer.extend([0; 4]);
+            assert!(Quantised::from_bytes(&longer).is_err());
             let mut bad = bytes.clone();
             bad[0] = b'X';
             assert!(Quantised::from_bytes(&bad).is_err());
             let mut bad = bytes.clone();
             bad[8] = 12;
             assert!(Quantised::from_bytes(&bad).is_err());
+            if buckets > 1 {
+                for b in [0u32, 17, buckets as u32 - 1] {
+                    let mut bad = bytes.clone();
+                    bad[16..20].copy_from_slice(&b.to_le_bytes());
+                    let e = Quantised::from_bytes(&bad).unwrap_err();
+                    let e2 = trine::nnue::Network::from_bytes(&bad).unwrap_err();
+                    assert!(e.contains("bucket") && e2.contains("bucket"), "{e}; {e2}");
+                }
+            }
         }
+        // A version-2 file of one bucket reads as that network (and is written as version 1).
+        let net = clipped_random(8, 1, 3);
+        let v1 = Quantised::from_network(&net).to_bytes();
+        let mut v2 = MAGIC_V2.to_vec();
+        v2.extend_from_slice(&v1[8..16]);
+        v2.extend(1u32.to_le_bytes());
+        v2.extend_from_slice(&v1[16..]);
+        assert_eq!(Quantised::from_bytes(&v2).unwrap().to_bytes(), v1);
     }
 
     #[test]
     fn integer_inference_matches_the_dequantised_float_network() {
         let h = 32;
-        let net = clipped_random(h, 5);
-        let q = Quantised::from_network(&net);
-        let back = q.to_network();
-        let text = include_str!("../../data/sample.txt");
-        let mut s = Scratch::new(h);
-        let mut spread = 0.0f32;
-        for line in text.lines().step_by(13) {
-            let pos = trine::datagen::parse_line(line).unwrap().pos;
-            let stm = pos.turn();
-            let (a, b) = (active(pos.board(), stm), active(pos.board(), stm.other()));
-            let float = back.evaluate_features(&a, &b, &mut s);
-            let int = q.evaluate(&pos);
-            assert!(
-                (float - int as f32).abs() <= 1.0 + 1e-3 * float.abs(),
-                "float {float} int {int}"
-            );
-            spread = spread.max(float.abs());
+        for buckets in [1, 8] {
+            let net = clipped_random(h, buckets, 5);
+            let q = Quantised::from_network(&net);
+            let back = q.to_network();
+            let text = include_str!("../../data/sample.txt");
+            let mut s = Scratch::new(h);
+            let mut spread = 0.0f32;
+            let mut used = [false; 16];
+            for line in text.lines().step_by(13) {
+                let pos = trine::datagen::parse_line(line).unwrap().pos;
+                let stm = pos.turn();
+                let (a, b) = (active(pos.board(), stm), active(pos.board(), stm.other()));
+                used[bucket(a.len(), buckets)] = true;
+                let float = back.evaluate_features(&a, &b, &mut s);
+                let int = q.evaluate(&pos);
+                assert!(
+                    (float - int as f32).abs() <= 1.0 + 1e-3 * float.abs(),
+                    "float {float} int {int}"
+                );
+                spread = spread.max(float.abs());
+            }
+            assert!(spread > 50.0, "a degenerate network: |cp| ≤ {spread}");
+            let used = used.iter().filter(|&&u| u).count();
+            assert!(used >= buckets.min(4), "{used} buckets used");
         }
-        assert!(spread > 50.0, "a degenerate network: |cp| ≤ {spread}");
     }
 }

@@ -1,6 +1,7 @@
 //! The NNUE trainer (`trine-nnue`): it fits the network of `docs/nnue.md` — 768 inputs per
 //! perspective → a shared hidden layer of H ("the accumulator") → SCReLU → one output from both
-//! perspectives' activations, side to move first — to `trine datagen` data, and writes it in the
+//! perspectives' activations, side to move first, through one of B output layers chosen by the
+//! number of pieces (`--buckets`, 1 by default) — to `trine datagen` data, and writes it in the
 //! engine's quantised file format. Positions are loaded once, in parallel, into compact sparse
 //! samples (feature indices of both perspectives, score and result from the side to move's view);
 //! training is mini-batch Adam on the mean squared error between `sigmoid(K · cp / 400)` and

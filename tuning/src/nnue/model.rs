@@ -1,8 +1,10 @@
 //! The float network of `docs/nnue.md` and its training maths. All parameters live in one flat
-//! `f32` vector, `[W1 (768·H) | b1 (H) | w2 (2H) | b2 (1)]`, so that gradients, Adam's moments and
-//! clipping are plain loops over equal slices. Per position: `a_p = b1 + Σ_{active f} W1[f]` for
-//! the side to move's perspective and the other one, `out = Σ screlu(a_stm)·w2[..H] +
-//! Σ screlu(a_other)·w2[H..] + b2` and `cp = SCALE · out`; the loss is
+//! `f32` vector, `[W1 (768·H) | b1 (H) | w2 (B·2H) | b2 (B)]` for B output buckets, so that
+//! gradients, Adam's moments and clipping are plain loops over equal slices (and cover every
+//! bucket). Per position: `a_p = b1 + Σ_{active f} W1[f]` for the side to move's perspective and
+//! the other one, the bucket `b` from the piece count (`trine::nnue::network::bucket`; a
+//! perspective's feature count is the number of pieces), `out = Σ screlu(a_stm)·w2_b[..H] +
+//! Σ screlu(a_other)·w2_b[H..] + b2_b` and `cp = SCALE · out`; the loss is
 //! `(sigmoid(K · cp / 400) − target)²`. The inner loops run over slices of length H (a multiple
 //! of 8) written so that the compiler vectorises them; nothing is allocated per position.
 
@@ -13,17 +15,21 @@ use super::features::{active, INPUTS};
 use super::rng::Rng;
 use super::SCALE;
 
+/// Most output buckets (as the file format allows).
+pub const MAX_BUCKETS: usize = trine::nnue::network::MAX_BUCKETS;
+
 /// The float network.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
     hidden: usize,
+    buckets: usize,
     /// `[W1 | b1 | w2 | b2]`, see the module documentation.
     pub params: Vec<f32>,
 }
 
-/// Number of parameters of a network with `hidden` neurons.
-pub const fn param_count(hidden: usize) -> usize {
-    INPUTS * hidden + hidden + 2 * hidden + 1
+/// Number of parameters of a network with `hidden` neurons and `buckets` output buckets.
+pub const fn param_count(hidden: usize, buckets: usize) -> usize {
+    INPUTS * hidden + hidden + buckets * (2 * hidden + 1)
 }
 
 /// Checks a hidden size: 8 ..= 4096 and a multiple of 8 (as the file format requires).
@@ -36,16 +42,33 @@ pub fn check_hidden(hidden: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks a number of output buckets: 1 ..= [`MAX_BUCKETS`].
+pub fn check_buckets(buckets: usize) -> Result<(), String> {
+    if !(1..=MAX_BUCKETS).contains(&buckets) {
+        return Err(format!(
+            "output bucket count {buckets} is not in 1..={MAX_BUCKETS}"
+        ));
+    }
+    Ok(())
+}
+
+/// The output bucket of a position with `pieces` pieces (both colours, kings included) among
+/// `buckets`: the engine's own formula, `(clamp(pieces, 2, 32) − 2) · buckets / 31`.
+#[inline]
+pub fn bucket(pieces: usize, buckets: usize) -> usize {
+    trine::nnue::network::bucket(pieces, buckets)
+}
+
 /// The parameter vector split into its layers.
 pub struct Layers<'a> {
     /// Feature weights: feature `f`'s row at `[f·H, f·H + H)`.
     pub w1: &'a [f32],
     /// Accumulator biases.
     pub b1: &'a [f32],
-    /// Output weights, the side to move's first.
+    /// Output weights: bucket `b`'s 2H at `[2H·b, 2H·b + 2H)`, the side to move's half first.
     pub w2: &'a [f32],
-    /// Output bias.
-    pub b2: f32,
+    /// Output biases, one per bucket.
+    pub b2: &'a [f32],
 }
 
 /// Mutable view of a parameter-shaped vector (a gradient) split into its layers.
@@ -54,23 +77,19 @@ pub struct LayersMut<'a> {
     pub w1: &'a mut [f32],
     /// Accumulator biases.
     pub b1: &'a mut [f32],
-    /// Output weights.
+    /// Output weights, bucket by bucket.
     pub w2: &'a mut [f32],
-    /// Output bias.
-    pub b2: &'a mut f32,
+    /// Output biases, one per bucket.
+    pub b2: &'a mut [f32],
 }
 
-/// Splits a parameter-shaped vector of a network with `hidden` neurons into its layers.
-pub fn split_mut(v: &mut [f32], hidden: usize) -> LayersMut<'_> {
+/// Splits a parameter-shaped vector of a network with `hidden` neurons and `buckets` output
+/// buckets into its layers.
+pub fn split_mut(v: &mut [f32], hidden: usize, buckets: usize) -> LayersMut<'_> {
     let (w1, rest) = v.split_at_mut(INPUTS * hidden);
     let (b1, rest) = rest.split_at_mut(hidden);
-    let (w2, rest) = rest.split_at_mut(2 * hidden);
-    LayersMut {
-        w1,
-        b1,
-        w2,
-        b2: &mut rest[0],
-    }
+    let (w2, b2) = rest.split_at_mut(buckets * 2 * hidden);
+    LayersMut { w1, b1, w2, b2 }
 }
 
 /// `1 / (1 + exp(−x))`.
@@ -144,20 +163,23 @@ impl Scratch {
 
 impl Network {
     /// All parameters zero.
-    pub fn zeros(hidden: usize) -> Network {
+    pub fn zeros(hidden: usize, buckets: usize) -> Network {
         check_hidden(hidden).expect("hidden size");
+        check_buckets(buckets).expect("bucket count");
         Network {
             hidden,
-            params: vec![0.0; param_count(hidden)],
+            buckets,
+            params: vec![0.0; param_count(hidden, buckets)],
         }
     }
 
-    /// The starting network of a run: W1 uniform in ±1/√32, w2 uniform in ±1/√(2H), biases zero,
-    /// all from `seed`.
-    pub fn random(hidden: usize, seed: u64) -> Network {
-        let mut net = Network::zeros(hidden);
+    /// The starting network of a run: W1 uniform in ±1/√32, w2 (every bucket's) uniform in
+    /// ±1/√(2H), biases zero, all from `seed` (with one bucket, the same network as before
+    /// buckets existed).
+    pub fn random(hidden: usize, buckets: usize, seed: u64) -> Network {
+        let mut net = Network::zeros(hidden, buckets);
         let mut rng = Rng::new(seed);
-        let l = split_mut(&mut net.params, hidden);
+        let l = split_mut(&mut net.params, hidden, buckets);
         let r1 = 1.0 / (32.0f32).sqrt();
         l.w1.iter_mut().for_each(|w| *w = rng.symmetric(r1));
         let r2 = 1.0 / (2.0 * hidden as f32).sqrt();
@@ -165,17 +187,49 @@ impl Network {
         net
     }
 
-    /// A network from its hidden size and parameter vector.
-    pub fn from_params(hidden: usize, params: Vec<f32>) -> Result<Network, String> {
+    /// A network from its hidden size, bucket count and parameter vector.
+    pub fn from_params(hidden: usize, buckets: usize, params: Vec<f32>) -> Result<Network, String> {
         check_hidden(hidden)?;
-        if params.len() != param_count(hidden) {
+        check_buckets(buckets)?;
+        if params.len() != param_count(hidden, buckets) {
             return Err(format!(
-                "{} parameters for hidden size {hidden} (expected {})",
+                "{} parameters for hidden size {hidden} and {buckets} output bucket(s) \
+                 (expected {})",
                 params.len(),
-                param_count(hidden)
+                param_count(hidden, buckets)
             ));
         }
-        Ok(Network { hidden, params })
+        Ok(Network {
+            hidden,
+            buckets,
+            params,
+        })
+    }
+
+    /// This network with `buckets` output buckets: itself when it has that many, and a network
+    /// of one bucket with its output layer copied into every bucket (the same evaluation of
+    /// every position, a start for training a bucketed network from an unbucketed one).
+    pub fn with_buckets(&self, buckets: usize) -> Result<Network, String> {
+        check_buckets(buckets)?;
+        if buckets == self.buckets {
+            return Ok(self.clone());
+        }
+        if self.buckets != 1 {
+            return Err(format!(
+                "a network of {} output buckets cannot become one of {buckets}",
+                self.buckets
+            ));
+        }
+        let h = self.hidden;
+        let l = self.layers();
+        let mut params = Vec::with_capacity(param_count(h, buckets));
+        params.extend_from_slice(l.w1);
+        params.extend_from_slice(l.b1);
+        for _ in 0..buckets {
+            params.extend_from_slice(l.w2);
+        }
+        params.extend(std::iter::repeat_n(l.b2[0], buckets));
+        Network::from_params(h, buckets, params)
     }
 
     /// Hidden size H.
@@ -183,23 +237,23 @@ impl Network {
         self.hidden
     }
 
+    /// Number of output buckets B.
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
     /// The parameters split into layers.
     pub fn layers(&self) -> Layers<'_> {
         let h = self.hidden;
         let (w1, rest) = self.params.split_at(INPUTS * h);
         let (b1, rest) = rest.split_at(h);
-        let (w2, rest) = rest.split_at(2 * h);
-        Layers {
-            w1,
-            b1,
-            w2,
-            b2: rest[0],
-        }
+        let (w2, b2) = rest.split_at(self.buckets * 2 * h);
+        Layers { w1, b1, w2, b2 }
     }
 
     /// The parameters split into mutable layers.
     pub fn layers_mut(&mut self) -> LayersMut<'_> {
-        split_mut(&mut self.params, self.hidden)
+        split_mut(&mut self.params, self.hidden, self.buckets)
     }
 
     /// `acc = b1 + Σ_{f in features} W1[f]`.
@@ -212,18 +266,29 @@ impl Network {
         }
     }
 
-    /// The raw output (`cp / SCALE`) of a position with the accumulators left in `s`.
+    /// The raw output (`cp / SCALE`) of a position through output bucket `b`, with the
+    /// accumulators left in `s`.
     #[inline]
-    fn forward(&self, l: &Layers<'_>, stm: &[u16], other: &[u16], s: &mut Scratch) -> f32 {
+    fn forward(
+        &self,
+        l: &Layers<'_>,
+        b: usize,
+        stm: &[u16],
+        other: &[u16],
+        s: &mut Scratch,
+    ) -> f32 {
+        let h = self.hidden;
         self.accumulate(l, stm, &mut s.acc_stm);
         self.accumulate(l, other, &mut s.acc_other);
-        let (w2_stm, w2_other) = l.w2.split_at(self.hidden);
-        screlu_dot(&s.acc_stm, w2_stm) + screlu_dot(&s.acc_other, w2_other) + l.b2
+        let (w2_stm, w2_other) = l.w2[b * 2 * h..][..2 * h].split_at(h);
+        screlu_dot(&s.acc_stm, w2_stm) + screlu_dot(&s.acc_other, w2_other) + l.b2[b]
     }
 
-    /// Centipawns (side to move's view) of a position given by its two feature lists.
+    /// Centipawns (side to move's view) of a position given by its two feature lists (one per
+    /// piece, so their length picks the output bucket).
     pub fn evaluate_features(&self, stm: &[u16], other: &[u16], s: &mut Scratch) -> f32 {
-        SCALE as f32 * self.forward(&self.layers(), stm, other, s)
+        let b = bucket(stm.len(), self.buckets);
+        SCALE as f32 * self.forward(&self.layers(), b, stm, other, s)
     }
 
     /// Centipawns (side to move's view) of a position.
@@ -240,16 +305,18 @@ impl Network {
     /// Squared error of one position.
     #[inline]
     pub fn loss(&self, e: Entry<'_>, k: f32, lambda: f32, s: &mut Scratch) -> f32 {
-        let out = self.forward(&self.layers(), e.stm, e.other, s);
+        let b = bucket(e.stm.len(), self.buckets);
+        let out = self.forward(&self.layers(), b, e.stm, e.other, s);
         let err = sigmoid(k * out * (SCALE as f32 / 400.0)) - target(e.score, e.result, k, lambda);
         err * err
     }
 
     /// Adds `weight ×` the gradient of one position's squared error to `grad` (a parameter-shaped
     /// vector) and returns the (unweighted) squared error. With `p = sigmoid(K·cp/400)`,
-    /// `dL/dout = 2 (p − t) · p (1 − p) · K · SCALE/400`; then `dL/dw2[i] = dL/dout ·
-    /// screlu(a[i])`, and `dL/da_p[i] = dL/dout · w2[..i] · 2 a_p[i]` where `0 < a_p[i] < 1`
-    /// (else 0), which goes to b1 and to every active row of W1 of that perspective.
+    /// `dL/dout = 2 (p − t) · p (1 − p) · K · SCALE/400`; then, for the position's bucket `b`
+    /// only, `dL/db2_b = dL/dout` and `dL/dw2_b[i] = dL/dout · screlu(a[i])`, and `dL/da_p[i] =
+    /// dL/dout · w2_b[..i] · 2 a_p[i]` where `0 < a_p[i] < 1` (else 0), which goes to b1 and to
+    /// every active row of W1 of that perspective.
     #[inline]
     pub fn backprop(
         &self,
@@ -262,16 +329,17 @@ impl Network {
     ) -> f32 {
         let h = self.hidden;
         let l = self.layers();
-        let out = self.forward(&l, e.stm, e.other, s);
+        let b = bucket(e.stm.len(), self.buckets);
+        let out = self.forward(&l, b, e.stm, e.other, s);
         let slope = k * (SCALE as f32 / 400.0);
         let p = sigmoid(slope * out);
         let err = p - target(e.score, e.result, k, lambda);
         let g = weight * 2.0 * err * p * (1.0 - p) * slope;
 
-        let gl = split_mut(grad, h);
-        *gl.b2 += g;
-        let (w2_stm, w2_other) = l.w2.split_at(h);
-        let (g2_stm, g2_other) = gl.w2.split_at_mut(h);
+        let gl = split_mut(grad, h, self.buckets);
+        gl.b2[b] += g;
+        let (w2_stm, w2_other) = l.w2[b * 2 * h..][..2 * h].split_at(h);
+        let (g2_stm, g2_other) = gl.w2[b * 2 * h..][..2 * h].split_at_mut(h);
         output_grad(&s.acc_stm, w2_stm, g, g2_stm, &mut s.d_stm);
         output_grad(&s.acc_other, w2_other, g, g2_other, &mut s.d_other);
         for ((b, ds), d_o) in gl.b1.iter_mut().zip(&s.d_stm).zip(&s.d_other) {
@@ -303,12 +371,19 @@ mod tests {
     use super::*;
     use crate::nnue::data::Dataset;
 
+    /// The bucket of a position with `n` pieces among `buckets`, written out as docs/nnue.md has
+    /// it.
+    fn reference_bucket(n: usize, buckets: usize) -> usize {
+        (n.clamp(2, 32) - 2) * buckets / 31
+    }
+
     /// Centipawns of the documented formula in f64, written independently of the f32 code.
-    fn reference_cp(h: usize, p: &[f64], stm: &[u16], other: &[u16]) -> f64 {
+    fn reference_cp(h: usize, buckets: usize, p: &[f64], stm: &[u16], other: &[u16]) -> f64 {
         let (w1, rest) = p.split_at(INPUTS * h);
         let (b1, rest) = rest.split_at(h);
-        let (w2, b2) = rest.split_at(2 * h);
-        let mut out = b2[0];
+        let (w2, b2) = rest.split_at(buckets * 2 * h);
+        let b = reference_bucket(stm.len(), buckets);
+        let mut out = b2[b];
         for (half, feats) in [stm, other].into_iter().enumerate() {
             for j in 0..h {
                 let mut a = b1[j];
@@ -316,19 +391,26 @@ mod tests {
                     a += w1[usize::from(f) * h + j];
                 }
                 let c = a.clamp(0.0, 1.0);
-                out += c * c * w2[half * h + j];
+                out += c * c * w2[b * 2 * h + half * h + j];
             }
         }
         400.0 * out
     }
 
     /// The mean loss of the documented formula in f64.
-    fn reference_loss(h: usize, p: &[f64], data: &Dataset, k: f64, lambda: f64) -> f64 {
+    fn reference_loss(
+        h: usize,
+        buckets: usize,
+        p: &[f64],
+        data: &Dataset,
+        k: f64,
+        lambda: f64,
+    ) -> f64 {
         let sig = |x: f64| 1.0 / (1.0 + (-x).exp());
         let mut total = 0.0;
         for i in 0..data.len() {
             let e = data.get(i);
-            let cp = reference_cp(h, p, e.stm, e.other);
+            let cp = reference_cp(h, buckets, p, e.stm, e.other);
             let t =
                 lambda * f64::from(e.result) + (1.0 - lambda) * sig(k * f64::from(e.score) / 400.0);
             total += (sig(k * cp / 400.0) - t).powi(2);
@@ -352,20 +434,41 @@ mod tests {
     }
 
     #[test]
-    fn the_analytic_gradient_matches_finite_differences() {
+    fn buckets_follow_the_documented_formula() {
+        assert_eq!(bucket(32, 1), 0);
+        assert_eq!(bucket(2, 1), 0);
+        for buckets in 1..=MAX_BUCKETS {
+            assert_eq!(bucket(2, buckets), 0);
+            assert_eq!(bucket(32, buckets), buckets - 1);
+            for n in 0..=40 {
+                assert_eq!(bucket(n, buckets), reference_bucket(n, buckets));
+            }
+        }
+        // Eight buckets: 2-5 pieces, 6-9, 10-13, 14-17, 18-21, 22-25, 26-29, 30-32.
+        let starts: Vec<usize> = (2..=32)
+            .filter(|&n| n == 2 || bucket(n, 8) != bucket(n - 1, 8))
+            .collect();
+        assert_eq!(starts, [2, 6, 10, 14, 18, 22, 26, 30]);
+    }
+
+    /// The gradient of `buckets` output buckets against finite differences of the f64
+    /// reference: a few weights of every layer, and exactly zero for the output layers of
+    /// buckets no position uses.
+    fn check_gradient(buckets: usize) {
         let h = 8;
         let data = sample(12);
         let (k, lambda) = (2.2, 0.3);
-        let mut net = Network::random(h, 3);
+        let mut net = Network::random(h, buckets, 3);
         let mut rng = Rng::new(11);
         // Larger output weights and biases than at the start of training, so every term matters.
         {
             let l = net.layers_mut();
             l.w2.iter_mut().for_each(|w| *w = rng.symmetric(1.5));
             l.b1.iter_mut().for_each(|b| *b = rng.symmetric(0.3));
-            *l.b2 = 0.1;
+            l.b2.iter_mut().for_each(|b| *b = rng.symmetric(0.2));
         }
-        let mut grad = vec![0.0f32; param_count(h)];
+        let np = param_count(h, buckets);
+        let mut grad = vec![0.0f32; np];
         let mut s = Scratch::new(h);
         let n = data.len() as f32;
         let mut mean = 0.0;
@@ -373,13 +476,32 @@ mod tests {
             mean += net.backprop(data.get(i), k, lambda, 1.0 / n, &mut s, &mut grad) / n;
         }
         let p64: Vec<f64> = net.params.iter().map(|&x| f64::from(x)).collect();
-        let base = reference_loss(h, &p64, &data, f64::from(k), f64::from(lambda));
+        let base = reference_loss(h, buckets, &p64, &data, f64::from(k), f64::from(lambda));
         assert!(
             (f64::from(mean) - base).abs() < 1e-5 * base.max(1e-3),
             "{mean} vs {base}"
         );
 
-        // A few weights of every layer: W1 rows that are active somewhere, b1, w2, b2.
+        let w2_at = INPUTS * h + h;
+        let b2_at = w2_at + buckets * 2 * h;
+        let used: Vec<usize> = (0..data.len())
+            .map(|i| reference_bucket(data.get(i).stm.len(), buckets))
+            .collect();
+        for b in 0..buckets {
+            if !used.contains(&b) {
+                assert!(grad[w2_at + b * 2 * h..][..2 * h].iter().all(|&g| g == 0.0));
+                assert_eq!(grad[b2_at + b], 0.0);
+            }
+        }
+        if buckets > 1 {
+            let mut distinct = used.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert!(distinct.len() >= 3, "buckets used: {distinct:?}");
+        }
+
+        // A few weights of every layer: W1 rows that are active somewhere, b1, w2 and b2 of
+        // buckets that some position uses.
         let mut picks = Vec::new();
         for _ in 0..12 {
             let e = data.get(rng.below(data.len()));
@@ -389,18 +511,19 @@ mod tests {
             picks.push(f * h + rng.below(h));
         }
         for _ in 0..4 {
+            let b = used[rng.below(used.len())];
             picks.push(INPUTS * h + rng.below(h));
-            picks.push(INPUTS * h + h + rng.below(2 * h));
+            picks.push(w2_at + b * 2 * h + rng.below(2 * h));
+            picks.push(b2_at + b);
         }
-        picks.push(param_count(h) - 1);
         let eps = 1e-5;
         let mut nonzero = 0;
         for &i in &picks {
             let mut p = p64.clone();
             p[i] += eps;
-            let up = reference_loss(h, &p, &data, f64::from(k), f64::from(lambda));
+            let up = reference_loss(h, buckets, &p, &data, f64::from(k), f64::from(lambda));
             p[i] -= 2.0 * eps;
-            let down = reference_loss(h, &p, &data, f64::from(k), f64::from(lambda));
+            let down = reference_loss(h, buckets, &p, &data, f64::from(k), f64::from(lambda));
             let numeric = (up - down) / (2.0 * eps);
             let analytic = f64::from(grad[i]);
             if numeric.abs() > 1e-6 {
@@ -408,7 +531,7 @@ mod tests {
             }
             assert!(
                 (numeric - analytic).abs() <= 1e-3 * numeric.abs().max(analytic.abs()) + 1e-7,
-                "parameter {i}: numeric {numeric:e}, analytic {analytic:e}"
+                "{buckets} buckets, parameter {i}: numeric {numeric:e}, analytic {analytic:e}"
             );
         }
         assert!(
@@ -418,28 +541,58 @@ mod tests {
     }
 
     #[test]
+    fn the_analytic_gradient_matches_finite_differences() {
+        check_gradient(1);
+        check_gradient(8);
+    }
+
+    #[test]
     fn the_output_is_the_documented_formula() {
         let h = 16;
-        let mut net = Network::random(h, 9);
-        let mut rng = Rng::new(4);
-        {
-            let l = net.layers_mut();
-            l.w2.iter_mut().for_each(|w| *w = rng.symmetric(1.0));
-            l.b1.iter_mut().for_each(|b| *b = rng.symmetric(0.5));
-            *l.b2 = 0.02;
+        for buckets in [1, 8] {
+            let mut net = Network::random(h, buckets, 9);
+            let mut rng = Rng::new(4);
+            {
+                let l = net.layers_mut();
+                l.w2.iter_mut().for_each(|w| *w = rng.symmetric(1.0));
+                l.b1.iter_mut().for_each(|b| *b = rng.symmetric(0.5));
+                l.b2.iter_mut().for_each(|b| *b = rng.symmetric(0.05));
+            }
+            let p64: Vec<f64> = net.params.iter().map(|&x| f64::from(x)).collect();
+            let data = sample(20);
+            for i in 0..data.len() {
+                let e = data.get(i);
+                let cp = f64::from(net.evaluate_features(e.stm, e.other, &mut Scratch::new(h)));
+                let expected = reference_cp(h, buckets, &p64, e.stm, e.other);
+                assert!((cp - expected).abs() < 1e-3, "{cp} vs {expected}");
+            }
+            // Swapping the perspectives changes the output (the two halves of w2 differ).
+            let e = data.get(0);
+            let a = net.evaluate_features(e.stm, e.other, &mut Scratch::new(h));
+            let b = net.evaluate_features(e.other, e.stm, &mut Scratch::new(h));
+            assert!((a - b).abs() > 1.0, "{a} vs {b}");
         }
-        let p64: Vec<f64> = net.params.iter().map(|&x| f64::from(x)).collect();
+    }
+
+    #[test]
+    fn one_bucket_spreads_into_many_with_the_same_outputs() {
+        let h = 16;
+        let mut one = Network::random(h, 1, 21);
+        *one.layers_mut().b2.first_mut().unwrap() = 0.03;
+        let many = one.with_buckets(8).unwrap();
+        assert_eq!(many.buckets(), 8);
+        assert_eq!(many.params.len(), param_count(h, 8));
+        assert_eq!(one.with_buckets(1).unwrap(), one);
+        assert!(many.with_buckets(4).is_err());
+        assert!(one.with_buckets(0).is_err() && one.with_buckets(17).is_err());
         let data = sample(20);
         for i in 0..data.len() {
             let e = data.get(i);
-            let cp = f64::from(net.evaluate_features(e.stm, e.other, &mut Scratch::new(h)));
-            let expected = reference_cp(h, &p64, e.stm, e.other);
-            assert!((cp - expected).abs() < 1e-3, "{cp} vs {expected}");
+            let mut s = Scratch::new(h);
+            assert_eq!(
+                one.evaluate_features(e.stm, e.other, &mut s),
+                many.evaluate_features(e.stm, e.other, &mut s)
+            );
         }
-        // Swapping the perspectives changes the output (the two halves of w2 differ).
-        let e = data.get(0);
-        let a = net.evaluate_features(e.stm, e.other, &mut Scratch::new(h));
-        let b = net.evaluate_features(e.other, e.stm, &mut Scratch::new(h));
-        assert!((a - b).abs() > 1.0, "{a} vs {b}");
     }
 }

@@ -1,7 +1,8 @@
 //! One training run: mini-batch Adam over shuffled training positions, each batch's gradient
 //! computed in parallel (the batch is split across the rayon threads; each thread accumulates into
 //! its own dense gradient buffer and scratch space, kept for the whole run, and the buffers are
-//! summed inside the Adam update), every weight clipped to ±[`CLIP`] after each step, the learning
+//! summed inside the Adam update), every weight (every output bucket's too: Adam's moments and the
+//! clip run over the whole parameter vector) clipped to ±[`CLIP`] after each step, the learning
 //! rate multiplied by `lr_drop` every `drop_every` epochs, and early stopping on the validation
 //! loss: the best network is kept and handed to the caller whenever it improves.
 
@@ -10,7 +11,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::data::Dataset;
-use super::model::{check_hidden, param_count, Network, Scratch};
+use super::model::{check_buckets, check_hidden, param_count, Network, Scratch};
 use super::rng::Rng;
 use super::CLIP;
 
@@ -19,6 +20,9 @@ use super::CLIP;
 pub struct Config {
     /// Hidden size H (a multiple of 8 in 8..=4096).
     pub hidden: usize,
+    /// Output buckets B (1..=16): the output layer used for a position is chosen by its piece
+    /// count (docs/nnue.md).
+    pub buckets: usize,
     /// Most epochs.
     pub epochs: usize,
     /// Positions per mini-batch.
@@ -43,6 +47,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             hidden: 128,
+            buckets: 1,
             epochs: 24,
             batch: 16384,
             lr: 0.001,
@@ -60,6 +65,7 @@ impl Config {
     /// Checks the settings.
     pub fn check(&self) -> Result<(), String> {
         check_hidden(self.hidden)?;
+        check_buckets(self.buckets)?;
         if self.batch == 0 {
             return Err("the batch size must be positive".into());
         }
@@ -227,7 +233,7 @@ pub fn train(
         return Err("more than 4 billion training positions".into());
     }
     let begin = Instant::now();
-    let mut net = start.unwrap_or_else(|| Network::random(cfg.hidden, cfg.seed));
+    let mut net = start.unwrap_or_else(|| Network::random(cfg.hidden, cfg.buckets, cfg.seed));
     if net.hidden() != cfg.hidden {
         return Err(format!(
             "the starting network has {} hidden neurons, not {}",
@@ -235,11 +241,19 @@ pub fn train(
             cfg.hidden
         ));
     }
+    if net.buckets() != cfg.buckets {
+        return Err(format!(
+            "the starting network has {} output buckets, not {}",
+            net.buckets(),
+            cfg.buckets
+        ));
+    }
     let h = cfg.hidden;
-    let mut adam = Adam::new(param_count(h));
+    let n = param_count(h, cfg.buckets);
+    let mut adam = Adam::new(n);
     let mut workers: Vec<Worker> = (0..rayon::current_num_threads().max(1))
         .map(|_| Worker {
-            grad: vec![0.0; param_count(h)],
+            grad: vec![0.0; n],
             scratch: Scratch::new(h),
         })
         .collect();
