@@ -111,9 +111,11 @@ impl Quantised {
         out
     }
 
-    /// Reads a file's bytes (version 1 or 2); refuses a wrong magic, hidden size, SCALE, bucket
-    /// count or length.
+    /// Reads a file's bytes (version 1 or 2); refuses a file the engine would refuse
+    /// ([`trine::nnue::Network::from_bytes`]: magic, sizes, output weights beyond ±127) and one
+    /// whose SCALE is not the trainer's 400.
     pub fn from_bytes(bytes: &[u8]) -> Result<Quantised, String> {
+        trine::nnue::Network::from_bytes(bytes)?;
         let v2 = match bytes.get(..8) {
             Some(m) if m == MAGIC => false,
             Some(m) if m == MAGIC_V2 => true,
@@ -288,6 +290,11 @@ mod tests {
             let mut bad = bytes.clone();
             bad[8] = 12;
             assert!(Quantised::from_bytes(&bad).is_err());
+            // An output weight the engine would refuse (beyond ±127) is refused here too.
+            let mut bad = bytes.clone();
+            bad[w2_at..w2_at + 2].copy_from_slice(&200i16.to_le_bytes());
+            let e = Quantised::from_bytes(&bad).unwrap_err();
+            assert!(e.contains("127"), "{e}");
             if buckets > 1 {
                 for b in [0u32, 17, buckets as u32 - 1] {
                     let mut bad = bytes.clone();
