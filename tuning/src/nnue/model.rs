@@ -453,20 +453,24 @@ mod tests {
 
     /// The gradient of `buckets` output buckets against finite differences of the f64
     /// reference: a few weights of every layer, and exactly zero for the output layers of
+    /// Sets `net`'s output weights, feature biases and output biases to uniform values within
+    /// ±`sizes[0]`, ±`sizes[1]` and ±`sizes[2]`, drawn in that order from `rng`.
+    fn perturb(net: &mut Network, rng: &mut Rng, sizes: [f32; 3]) {
+        let l = net.layers_mut();
+        l.w2.iter_mut().for_each(|w| *w = rng.symmetric(sizes[0]));
+        l.b1.iter_mut().for_each(|b| *b = rng.symmetric(sizes[1]));
+        l.b2.iter_mut().for_each(|b| *b = rng.symmetric(sizes[2]));
+    }
+
     /// buckets no position uses.
     fn check_gradient(buckets: usize) {
         let h = 8;
         let data = sample(12);
         let (k, lambda) = (2.2, 0.3);
         let mut net = Network::random(h, buckets, 3);
-        let mut rng = Rng::new(11);
         // Larger output weights and biases than at the start of training, so every term matters.
-        {
-            let l = net.layers_mut();
-            l.w2.iter_mut().for_each(|w| *w = rng.symmetric(1.5));
-            l.b1.iter_mut().for_each(|b| *b = rng.symmetric(0.3));
-            l.b2.iter_mut().for_each(|b| *b = rng.symmetric(0.2));
-        }
+        let mut rng = Rng::new(11);
+        perturb(&mut net, &mut rng, [1.5, 0.3, 0.2]);
         let np = param_count(h, buckets);
         let mut grad = vec![0.0f32; np];
         let mut s = Scratch::new(h);
@@ -551,13 +555,7 @@ mod tests {
         let h = 16;
         for buckets in [1, 8] {
             let mut net = Network::random(h, buckets, 9);
-            let mut rng = Rng::new(4);
-            {
-                let l = net.layers_mut();
-                l.w2.iter_mut().for_each(|w| *w = rng.symmetric(1.0));
-                l.b1.iter_mut().for_each(|b| *b = rng.symmetric(0.5));
-                l.b2.iter_mut().for_each(|b| *b = rng.symmetric(0.05));
-            }
+            perturb(&mut net, &mut Rng::new(4), [1.0, 0.5, 0.05]);
             let p64: Vec<f64> = net.params.iter().map(|&x| f64::from(x)).collect();
             let data = sample(20);
             for i in 0..data.len() {
