@@ -9,10 +9,13 @@ use std::sync::Arc;
 use shakmaty::{Board, Chess, Color, Position, Role};
 
 use super::features;
-use super::network::{add, sub, Network};
+use super::network::Network;
+use super::simd;
 
 /// Greatest score the network may return: far from mate scores.
 const MAX_SCORE: i32 = 20_000;
+/// Most changed features an incremental update handles; a slot further away is recomputed.
+const MAX_CHANGES: usize = 32;
 
 /// One thread's incremental evaluator of one network.
 #[derive(Clone)]
@@ -68,7 +71,7 @@ impl Evaluator {
         }
         let h = self.net.hidden();
         match base {
-            Some((cand, d)) if d <= board.occupied().count() as u32 => {
+            Some((cand, d)) if d <= (board.occupied().count() as u32).min(MAX_CHANGES as u32) => {
                 let old = self.boards[cand].clone().expect("a filled slot");
                 if cand != slot {
                     self.accs
@@ -96,24 +99,33 @@ impl Evaluator {
         v.clamp(-MAX_SCORE, MAX_SCORE)
     }
 
-    /// Moves slot `slot`'s accumulators from `old`'s placement to `new`'s.
+    /// Moves slot `slot`'s accumulators from `old`'s placement to `new`'s (boards at most
+    /// [`MAX_CHANGES`] features apart, as [`Evaluator::evaluate`] ensures).
     fn apply(&mut self, slot: usize, old: &Board, new: &Board) {
-        let h = self.net.hidden();
-        let acc = &mut self.accs[slot * 2 * h..(slot + 1) * 2 * h];
-        let (white, black) = acc.split_at_mut(h);
+        let mut subs = [[0u16; MAX_CHANGES]; 2];
+        let mut adds = [[0u16; MAX_CHANGES]; 2];
+        let (mut ns, mut na) = (0, 0);
         for c in Color::ALL {
             let (co, cn) = (old.by_color(c), new.by_color(c));
             for r in Role::ALL {
                 let (o, n) = (co & old.by_role(r), cn & new.by_role(r));
                 for sq in o & !n {
-                    sub(white, self.net.row(features::index(Color::White, c, r, sq)));
-                    sub(black, self.net.row(features::index(Color::Black, c, r, sq)));
+                    subs[0][ns] = features::index(Color::White, c, r, sq) as u16;
+                    subs[1][ns] = features::index(Color::Black, c, r, sq) as u16;
+                    ns += 1;
                 }
                 for sq in n & !o {
-                    add(white, self.net.row(features::index(Color::White, c, r, sq)));
-                    add(black, self.net.row(features::index(Color::Black, c, r, sq)));
+                    adds[0][na] = features::index(Color::White, c, r, sq) as u16;
+                    adds[1][na] = features::index(Color::Black, c, r, sq) as u16;
+                    na += 1;
                 }
             }
         }
+        let h = self.net.hidden();
+        let w1 = self.net.w1();
+        let acc = &mut self.accs[slot * 2 * h..(slot + 1) * 2 * h];
+        let (white, black) = acc.split_at_mut(h);
+        simd::update(white, w1, &subs[0][..ns], &adds[0][..na]);
+        simd::update(black, w1, &subs[1][..ns], &adds[1][..na]);
     }
 }

@@ -5,6 +5,7 @@
 use shakmaty::{Board, Color, Position};
 
 use super::features::{self, INPUTS};
+use super::simd;
 
 /// File magic of format version 1 (one output bucket).
 pub const MAGIC: &[u8; 8] = b"TRINENN1";
@@ -16,9 +17,8 @@ pub const MAX_BUCKETS: usize = 16;
 pub const QA: i32 = 255;
 /// Quantisation of the output weights.
 pub const QB: i32 = 64;
-/// Lanes summed in `i32` before the running total moves to `i64`.
-const CHUNK: usize = 8;
-/// Largest output weight a file may hold: the trainer's ±1.98 times [`QB`].
+/// Largest output weight a file may hold: the trainer's ±1.98 times [`QB`]. The output kernel
+/// ([`super::simd::screlu_pair`]) relies on it: `255 · 127` fits an `i16`.
 const MAX_W2: i16 = 127;
 
 /// The output bucket of a position with `pieces` pieces on the board (both colours, kings
@@ -170,22 +170,28 @@ impl Network {
         bucket(board.occupied().count(), self.buckets)
     }
 
-    /// The weight row of feature `f` (H values).
+    /// The feature weights, `INPUTS × H`, feature-major (feature `f`'s row at `[f·H, f·H + H)`).
     #[inline(always)]
-    pub fn row(&self, f: usize) -> &[i16] {
-        &self.w1[f * self.hidden..(f + 1) * self.hidden]
+    pub fn w1(&self) -> &[i16] {
+        &self.w1
     }
 
     /// Fills `acc` (H values) with the accumulator of `board` from `perspective`'s side.
     pub fn refresh(&self, board: &Board, perspective: Color, acc: &mut [i16]) {
         acc.copy_from_slice(&self.b1);
+        let mut features = [0u16; 32];
+        let mut n = 0;
         for sq in board.occupied() {
             let piece = board.piece_at(sq).expect("occupied square");
-            add(
-                acc,
-                self.row(features::index(perspective, piece.color, piece.role, sq)),
-            );
+            let f = features::index(perspective, piece.color, piece.role, sq) as u16;
+            if n == features.len() {
+                simd::update(acc, &self.w1, &[], &features);
+                n = 0;
+            }
+            features[n] = f;
+            n += 1;
         }
+        simd::update(acc, &self.w1, &[], &features[..n]);
     }
 
     /// Centipawns for the side to move from its accumulator `us` and the other side's `them`,
@@ -194,7 +200,7 @@ impl Network {
     pub fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
         let h = self.hidden;
         let w2 = &self.w2[bucket * 2 * h..(bucket + 1) * 2 * h];
-        let s = screlu_dot(us, &w2[..h]) + screlu_dot(them, &w2[h..]);
+        let s = simd::screlu_pair(us, &w2[..h], them, &w2[h..]);
         let v = s / i64::from(QA) + i64::from(self.b2[bucket]);
         (v * i64::from(self.scale) / i64::from(QA * QB)) as i32
     }
@@ -212,35 +218,4 @@ impl Network {
             Color::Black => self.output(black, white, b),
         }
     }
-}
-/// `acc += row`, lane by lane.
-#[inline(always)]
-pub fn add(acc: &mut [i16], row: &[i16]) {
-    for (a, w) in acc.iter_mut().zip(row) {
-        *a = a.wrapping_add(*w);
-    }
-}
-
-/// `acc -= row`, lane by lane.
-#[inline(always)]
-pub fn sub(acc: &mut [i16], row: &[i16]) {
-    for (a, w) in acc.iter_mut().zip(row) {
-        *a = a.wrapping_sub(*w);
-    }
-}
-
-/// Σ clamp(a, 0, QA)² · w, exact: each term is at most 255² · [`MAX_W2`] (8.3 M), so a chunk of
-/// [`CHUNK`] terms fits an `i32`, and the chunks are summed in `i64`.
-#[inline(always)]
-fn screlu_dot(acc: &[i16], w: &[i16]) -> i64 {
-    let mut total = 0i64;
-    for (a, w) in acc.chunks_exact(CHUNK).zip(w.chunks_exact(CHUNK)) {
-        let mut s = 0i32;
-        for k in 0..CHUNK {
-            let c = i32::from(a[k]).clamp(0, QA);
-            s = s.wrapping_add((c * i32::from(w[k])).wrapping_mul(c));
-        }
-        total += i64::from(s);
-    }
-    total
 }
