@@ -1,9 +1,10 @@
 //! The network's two hot loops as vector kernels: moving an accumulator by the feature rows that
 //! changed, and the output layer's SCReLU dot product. Each is compiled for the build's baseline
-//! (x86-64-v2: 128-bit SSE) and again for AVX2 and AVX-512BW, and the widest the CPU has is chosen
+//! (x86-64-v2: 128-bit SSE) and again for AVX2 and AVX-512, and the widest the CPU has is chosen
 //! at run time (`multiversion`), so one binary runs on every x86-64 and uses 256- or 512-bit
-//! registers where they exist. The kernels are plain integer loops; every version computes the
-//! same exact result.
+//! registers where they exist. `multiversion` gives an AVX-512 clone the whole Ice Lake feature
+//! set, so earlier AVX-512 CPUs (whose clocks drop under it) take the AVX2 version. The kernels
+//! are plain integer loops; every version computes the same exact result.
 
 use multiversion::multiversion;
 
