@@ -73,13 +73,7 @@ impl Evaluator {
         match base {
             Some((cand, d)) if d <= (board.occupied().count() as u32).min(MAX_CHANGES as u32) => {
                 let old = self.boards[cand].clone().expect("a filled slot");
-                if cand != slot {
-                    self.accs
-                        .copy_within(cand * 2 * h..(cand + 1) * 2 * h, slot * 2 * h);
-                }
-                if d > 0 {
-                    self.apply(slot, &old, board);
-                }
+                self.apply(cand, slot, &old, board);
             }
             _ => {
                 let acc = &mut self.accs[slot * 2 * h..(slot + 1) * 2 * h];
@@ -99,9 +93,11 @@ impl Evaluator {
         v.clamp(-MAX_SCORE, MAX_SCORE)
     }
 
-    /// Moves slot `slot`'s accumulators from `old`'s placement to `new`'s (boards at most
-    /// [`MAX_CHANGES`] features apart, as [`Evaluator::evaluate`] ensures).
-    fn apply(&mut self, slot: usize, old: &Board, new: &Board) {
+    /// Fills slot `slot`'s accumulators for `new` from slot `from`'s, which hold `old`'s
+    /// (boards at most [`MAX_CHANGES`] features apart, as [`Evaluator::evaluate`] ensures);
+    /// `from` is `slot` itself or a slot below it.
+    fn apply(&mut self, from: usize, slot: usize, old: &Board, new: &Board) {
+        debug_assert!(from <= slot);
         let mut subs = [[0u16; MAX_CHANGES]; 2];
         let mut adds = [[0u16; MAX_CHANGES]; 2];
         let (mut ns, mut na) = (0, 0);
@@ -123,9 +119,25 @@ impl Evaluator {
         }
         let h = self.net.hidden();
         let w1 = self.net.w1();
+        let (subs_w, adds_w) = (&subs[0][..ns], &adds[0][..na]);
+        let (subs_b, adds_b) = (&subs[1][..ns], &adds[1][..na]);
+        if from != slot && h.is_multiple_of(simd::TILE) {
+            // Read the source slot once, write this one once.
+            let (lo, hi) = self.accs.split_at_mut(slot * 2 * h);
+            let (src, dst) = (&lo[from * 2 * h..(from + 1) * 2 * h], &mut hi[..2 * h]);
+            let (src_w, src_b) = src.split_at(h);
+            let (dst_w, dst_b) = dst.split_at_mut(h);
+            simd::update_from(src_w, dst_w, w1, subs_w, adds_w);
+            simd::update_from(src_b, dst_b, w1, subs_b, adds_b);
+            return;
+        }
+        if from != slot {
+            self.accs
+                .copy_within(from * 2 * h..(from + 1) * 2 * h, slot * 2 * h);
+        }
         let acc = &mut self.accs[slot * 2 * h..(slot + 1) * 2 * h];
         let (white, black) = acc.split_at_mut(h);
-        simd::update(white, w1, &subs[0][..ns], &adds[0][..na]);
-        simd::update(black, w1, &subs[1][..ns], &adds[1][..na]);
+        simd::update(white, w1, subs_w, adds_w);
+        simd::update(black, w1, subs_b, adds_b);
     }
 }

@@ -14,11 +14,43 @@ use super::network::QA;
 /// is at most 255² · 127 (8.26 M), so 128 of them (1.06 G) stay below `i32::MAX`.
 const DOT_CHUNK: usize = 128;
 
+/// Lanes of an accumulator carried through every changed row at once: a tile is read once, kept
+/// in registers (two 512-bit or four 256-bit ones) and written once.
+pub const TILE: usize = 64;
+
+/// Tile `k` of an accumulator (`TILE` lanes at `k · TILE`) moved by the rows of `subs` and `adds`
+/// (rows of `h` values, feature-major in `w1`), lane by lane with wrapping.
+#[inline(always)]
+fn move_tile(t: &mut [i16; TILE], w1: &[i16], h: usize, k: usize, subs: &[u16], adds: &[u16]) {
+    for &f in subs {
+        let row = &w1[usize::from(f) * h + k * TILE..][..TILE];
+        for (a, w) in t.iter_mut().zip(row) {
+            *a = a.wrapping_sub(*w);
+        }
+    }
+    for &f in adds {
+        let row = &w1[usize::from(f) * h + k * TILE..][..TILE];
+        for (a, w) in t.iter_mut().zip(row) {
+            *a = a.wrapping_add(*w);
+        }
+    }
+}
+
 /// `acc −= w1[f]` for every feature `f` of `subs`, then `acc += w1[f]` for every one of `adds`
-/// (rows of `acc.len()` values, feature-major in `w1`), lane by lane with wrapping.
+/// (rows of `acc.len()` values, feature-major in `w1`), lane by lane with wrapping; by tiles when
+/// `acc.len()` (H) is a multiple of [`TILE`], row by row otherwise.
 #[multiversion(targets("x86_64+avx2+avx512f+avx512bw", "x86_64+avx2"))]
 pub fn update(acc: &mut [i16], w1: &[i16], subs: &[u16], adds: &[u16]) {
     let h = acc.len();
+    if h.is_multiple_of(TILE) {
+        for (k, a) in acc.chunks_exact_mut(TILE).enumerate() {
+            let mut t = [0i16; TILE];
+            t.copy_from_slice(a);
+            move_tile(&mut t, w1, h, k, subs, adds);
+            a.copy_from_slice(&t);
+        }
+        return;
+    }
     for &f in subs {
         let f = usize::from(f);
         let row = &w1[f * h..(f + 1) * h];
@@ -32,6 +64,24 @@ pub fn update(acc: &mut [i16], w1: &[i16], subs: &[u16], adds: &[u16]) {
         for (a, w) in acc.iter_mut().zip(row) {
             *a = a.wrapping_add(*w);
         }
+    }
+}
+
+/// `dst = src` moved as [`update`] moves an accumulator, reading `src` and writing `dst` once per
+/// tile. `dst.len()` (H) must be a multiple of [`TILE`] and equal `src.len()`.
+#[multiversion(targets("x86_64+avx2+avx512f+avx512bw", "x86_64+avx2"))]
+pub fn update_from(src: &[i16], dst: &mut [i16], w1: &[i16], subs: &[u16], adds: &[u16]) {
+    let h = dst.len();
+    assert!(h.is_multiple_of(TILE) && src.len() == h);
+    for (k, (d, s)) in dst
+        .chunks_exact_mut(TILE)
+        .zip(src.chunks_exact(TILE))
+        .enumerate()
+    {
+        let mut t = [0i16; TILE];
+        t.copy_from_slice(s);
+        move_tile(&mut t, w1, h, k, subs, adds);
+        d.copy_from_slice(&t);
     }
 }
 
@@ -101,16 +151,37 @@ mod tests {
 
     #[test]
     fn update_subtracts_then_adds_whole_rows() {
-        let h = 24;
-        let w1 = values(9, 4 * h, -300, 300);
-        let start = values(10, h, -1000, 1000);
-        let mut acc = start.clone();
-        update(&mut acc, &w1, &[1, 3], &[0, 2, 2]);
-        for i in 0..h {
-            let want = start[i] - w1[h + i] - w1[3 * h + i] + w1[i] + 2 * w1[2 * h + i];
-            assert_eq!(acc[i], want, "lane {i}");
+        // 24 lanes take the row-by-row loop, 128 the tiles.
+        for h in [24, 2 * TILE] {
+            let w1 = values(9, 4 * h, -300, 300);
+            let start = values(10, h, -1000, 1000);
+            let mut acc = start.clone();
+            update(&mut acc, &w1, &[1, 3], &[0, 2, 2]);
+            for i in 0..h {
+                let want = start[i] - w1[h + i] - w1[3 * h + i] + w1[i] + 2 * w1[2 * h + i];
+                assert_eq!(acc[i], want, "h {h}, lane {i}");
+            }
+            update(&mut acc, &w1, &[0, 2, 2], &[1, 3]);
+            assert_eq!(acc, start);
         }
-        update(&mut acc, &w1, &[0, 2, 2], &[1, 3]);
-        assert_eq!(acc, start);
+    }
+
+    #[test]
+    fn update_from_equals_a_copy_then_update() {
+        for h in [TILE, 4 * TILE] {
+            let w1 = values(11, 6 * h, -300, 300);
+            let src = values(12, h, -1000, 1000);
+            for (subs, adds) in [
+                (&[][..], &[][..]),
+                (&[1][..], &[4][..]),
+                (&[0, 5][..], &[2, 3, 3][..]),
+            ] {
+                let mut want = src.clone();
+                update(&mut want, &w1, subs, adds);
+                let mut got = vec![7i16; h];
+                update_from(&src, &mut got, &w1, subs, adds);
+                assert_eq!(got, want, "h {h}, subs {subs:?}, adds {adds:?}");
+            }
+        }
     }
 }
