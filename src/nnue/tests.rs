@@ -259,15 +259,17 @@ fn colour_flipped_positions_score_the_same() {
 
 #[test]
 fn incremental_evaluation_equals_evaluation_from_scratch() {
-    for buckets in [1, 8] {
-        incremental_equals_from_scratch(buckets);
+    // H = 32 takes the kernels' row-by-row loop, H = 128 their 64-lane tiles.
+    for (hidden, buckets) in [(32, 1), (32, 8), (128, 8)] {
+        incremental_equals_from_scratch(hidden, buckets);
     }
 }
 
-/// Random walks through the ply stack with a network of `buckets` output buckets: every
-/// incremental score is the from-scratch one (and, with buckets, most buckets are met).
-fn incremental_equals_from_scratch(buckets: usize) {
-    let net = net(buckets);
+/// Random walks through the ply stack with a network of `hidden` units and `buckets` output
+/// buckets: every incremental score is the from-scratch one (and, with buckets, most buckets are
+/// met).
+fn incremental_equals_from_scratch(hidden: usize, buckets: usize) {
+    let net = Arc::new(Network::from_bytes(&random_file(hidden, buckets, 7)).unwrap());
     let mut seen = [false; 16];
     let mut ev = Evaluator::new(Arc::clone(&net), 20);
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
