@@ -72,8 +72,10 @@ impl Evaluator {
         let h = self.net.hidden();
         match base {
             Some((cand, d)) if d <= (board.occupied().count() as u32).min(MAX_CHANGES as u32) => {
-                let old = self.boards[cand].clone().expect("a filled slot");
-                self.apply(cand, slot, &old, board);
+                if d > 0 || cand != slot {
+                    let old = self.boards[cand].clone().expect("a filled slot");
+                    self.apply(cand, slot, &old, board);
+                }
             }
             _ => {
                 let acc = &mut self.accs[slot * 2 * h..(slot + 1) * 2 * h];
