@@ -123,7 +123,7 @@ impl Evaluator {
         let w1 = self.net.w1();
         let (subs_w, adds_w) = (&subs[0][..ns], &adds[0][..na]);
         let (subs_b, adds_b) = (&subs[1][..ns], &adds[1][..na]);
-        if from != slot && h.is_multiple_of(simd::TILE) {
+        if from != slot {
             // Read the source slot once, write this one once.
             let (lo, hi) = self.accs.split_at_mut(slot * 2 * h);
             let (src, dst) = (&lo[from * 2 * h..(from + 1) * 2 * h], &mut hi[..2 * h]);
@@ -132,10 +132,6 @@ impl Evaluator {
             simd::update_from(src_w, dst_w, w1, subs_w, adds_w);
             simd::update_from(src_b, dst_b, w1, subs_b, adds_b);
             return;
-        }
-        if from != slot {
-            self.accs
-                .copy_within(from * 2 * h..(from + 1) * 2 * h, slot * 2 * h);
         }
         let acc = &mut self.accs[slot * 2 * h..(slot + 1) * 2 * h];
         let (white, black) = acc.split_at_mut(h);

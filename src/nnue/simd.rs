@@ -68,11 +68,15 @@ pub fn update(acc: &mut [i16], w1: &[i16], subs: &[u16], adds: &[u16]) {
 }
 
 /// `dst = src` moved as [`update`] moves an accumulator, reading `src` and writing `dst` once per
-/// tile. `dst.len()` (H) must be a multiple of [`TILE`] and equal `src.len()`.
+/// tile when `dst.len()` (H) is a multiple of [`TILE`]; otherwise a copy, then [`update`].
 #[multiversion(targets("x86_64+avx2+avx512f+avx512bw", "x86_64+avx2"))]
 pub fn update_from(src: &[i16], dst: &mut [i16], w1: &[i16], subs: &[u16], adds: &[u16]) {
     let h = dst.len();
-    assert!(h.is_multiple_of(TILE) && src.len() == h);
+    if !h.is_multiple_of(TILE) {
+        dst.copy_from_slice(src);
+        update(dst, w1, subs, adds);
+        return;
+    }
     for (k, (d, s)) in dst
         .chunks_exact_mut(TILE)
         .zip(src.chunks_exact(TILE))
@@ -168,7 +172,7 @@ mod tests {
 
     #[test]
     fn update_from_equals_a_copy_then_update() {
-        for h in [TILE, 4 * TILE] {
+        for h in [24, TILE, 4 * TILE] {
             let w1 = values(11, 6 * h, -300, 300);
             let src = values(12, h, -1000, 1000);
             for (subs, adds) in [
