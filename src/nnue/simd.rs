@@ -18,22 +18,30 @@ const DOT_CHUNK: usize = 128;
 /// in registers (two 512-bit or four 256-bit ones) and written once.
 pub const TILE: usize = 64;
 
-/// Tile `k` of an accumulator (`TILE` lanes at `k · TILE`) moved by the rows of `subs` and `adds`
-/// (rows of `h` values, feature-major in `w1`), lane by lane with wrapping.
+/// The lanes `t` (an accumulator's lanes from `off` on) moved by the rows of `subs` and `adds`
+/// (rows of `h` values, feature-major in `w1`), lane by lane with wrapping. Called with a whole
+/// accumulator, or with one [`TILE`] whose fixed length lets the loops unroll into registers.
 #[inline(always)]
-fn move_tile(t: &mut [i16; TILE], w1: &[i16], h: usize, k: usize, subs: &[u16], adds: &[u16]) {
+fn move_lanes(t: &mut [i16], w1: &[i16], h: usize, off: usize, subs: &[u16], adds: &[u16]) {
+    let n = t.len();
     for &f in subs {
-        let row = &w1[usize::from(f) * h + k * TILE..][..TILE];
+        let row = &w1[usize::from(f) * h + off..][..n];
         for (a, w) in t.iter_mut().zip(row) {
             *a = a.wrapping_sub(*w);
         }
     }
     for &f in adds {
-        let row = &w1[usize::from(f) * h + k * TILE..][..TILE];
+        let row = &w1[usize::from(f) * h + off..][..n];
         for (a, w) in t.iter_mut().zip(row) {
             *a = a.wrapping_add(*w);
         }
     }
+}
+
+/// Tile `k` of an accumulator (`TILE` lanes at `k · TILE`) moved as [`move_lanes`] moves them.
+#[inline(always)]
+fn move_tile(t: &mut [i16; TILE], w1: &[i16], h: usize, k: usize, subs: &[u16], adds: &[u16]) {
+    move_lanes(t, w1, h, k * TILE, subs, adds);
 }
 
 /// `acc −= w1[f]` for every feature `f` of `subs`, then `acc += w1[f]` for every one of `adds`
@@ -42,28 +50,15 @@ fn move_tile(t: &mut [i16; TILE], w1: &[i16], h: usize, k: usize, subs: &[u16], 
 #[multiversion(targets("x86_64+avx2+avx512f+avx512bw", "x86_64+avx2"))]
 pub fn update(acc: &mut [i16], w1: &[i16], subs: &[u16], adds: &[u16]) {
     let h = acc.len();
-    if h.is_multiple_of(TILE) {
-        for (k, a) in acc.chunks_exact_mut(TILE).enumerate() {
-            let mut t = [0i16; TILE];
-            t.copy_from_slice(a);
-            move_tile(&mut t, w1, h, k, subs, adds);
-            a.copy_from_slice(&t);
-        }
+    if !h.is_multiple_of(TILE) {
+        move_lanes(acc, w1, h, 0, subs, adds);
         return;
     }
-    for &f in subs {
-        let f = usize::from(f);
-        let row = &w1[f * h..(f + 1) * h];
-        for (a, w) in acc.iter_mut().zip(row) {
-            *a = a.wrapping_sub(*w);
-        }
-    }
-    for &f in adds {
-        let f = usize::from(f);
-        let row = &w1[f * h..(f + 1) * h];
-        for (a, w) in acc.iter_mut().zip(row) {
-            *a = a.wrapping_add(*w);
-        }
+    for (k, a) in acc.chunks_exact_mut(TILE).enumerate() {
+        let mut t = [0i16; TILE];
+        t.copy_from_slice(a);
+        move_tile(&mut t, w1, h, k, subs, adds);
+        a.copy_from_slice(&t);
     }
 }
 
