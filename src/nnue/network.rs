@@ -159,6 +159,26 @@ impl Network {
         self.buckets
     }
 
+    /// The file's SCALE: centipawns per unit of the network's output.
+    pub fn scale(&self) -> u32 {
+        self.scale as u32
+    }
+
+    /// The accumulator biases (H values).
+    pub fn b1(&self) -> &[i16] {
+        &self.b1
+    }
+
+    /// The output weights, `B × 2H`: bucket `b`'s at `[2H·b, 2H·b + 2H)`, side to move's half first.
+    pub fn w2(&self) -> &[i16] {
+        &self.w2
+    }
+
+    /// The output biases, one per bucket.
+    pub fn b2(&self) -> &[i32] {
+        &self.b2
+    }
+
     /// FNV-1a hash of the file's bytes (so it covers every bucket).
     pub fn fingerprint(&self) -> u32 {
         self.fingerprint

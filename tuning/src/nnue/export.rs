@@ -14,13 +14,12 @@ use std::path::Path;
 use shakmaty::{Chess, Position};
 
 use super::features::{active, INPUTS};
-use super::model::{bucket, check_buckets, check_hidden, param_count, Network};
+use super::model::{bucket, param_count, Network};
 use super::{QA, QB, SCALE};
 
-/// The first eight bytes of a version-1 file (one output bucket).
-pub const MAGIC: &[u8; 8] = b"TRINENN1";
-/// The first eight bytes of a version-2 file (B output buckets).
-pub const MAGIC_V2: &[u8; 8] = b"TRINENN2";
+/// The first eight bytes of a version-1 file (one output bucket) and of a version-2 file (B
+/// output buckets): the engine's.
+pub use trine::nnue::network::{MAGIC, MAGIC_V2};
 
 /// Length in bytes of the file [`Quantised::to_bytes`] writes for a network with `hidden` neurons
 /// and `buckets` output buckets: version 1, `8 + 4 + 4 + 2·(768H + H + 2H) + 4`, for one bucket;
@@ -111,54 +110,22 @@ impl Quantised {
         out
     }
 
-    /// Reads a file's bytes (version 1 or 2); refuses a file the engine would refuse
-    /// ([`trine::nnue::Network::from_bytes`]: magic, sizes, output weights beyond ±127) and one
-    /// whose SCALE is not the trainer's 400.
+    /// Reads a file's bytes (version 1 or 2) through the engine's own reader
+    /// ([`trine::nnue::Network::from_bytes`]), so it refuses exactly what the engine refuses
+    /// (magic, sizes, output weights beyond ±127), and also a file whose SCALE is not the
+    /// trainer's 400.
     pub fn from_bytes(bytes: &[u8]) -> Result<Quantised, String> {
-        trine::nnue::Network::from_bytes(bytes)?;
-        let v2 = match bytes.get(..8) {
-            Some(m) if m == MAGIC => false,
-            Some(m) if m == MAGIC_V2 => true,
-            _ => return Err("not a Trine network file (no TRINENN1 or TRINENN2 header)".into()),
-        };
-        let header = if v2 { 20 } else { 16 };
-        if bytes.len() < header {
-            return Err(format!("{} bytes, shorter than the header", bytes.len()));
+        let net = trine::nnue::Network::from_bytes(bytes)?;
+        if net.scale() != SCALE {
+            return Err(format!("SCALE {} (expected {SCALE})", net.scale()));
         }
-        let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
-        let hidden = u32_at(8) as usize;
-        check_hidden(hidden)?;
-        if u32_at(12) != SCALE {
-            return Err(format!("SCALE {} (expected {SCALE})", u32_at(12)));
-        }
-        let buckets = if v2 { u32_at(16) as usize } else { 1 };
-        check_buckets(buckets)?;
-        let expected = header + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets;
-        if bytes.len() != expected {
-            return Err(format!(
-                "{} bytes for hidden size {hidden} and {buckets} output bucket(s) (expected \
-                 {expected})",
-                bytes.len()
-            ));
-        }
-        let b2_at = bytes.len() - 4 * buckets;
-        let mut values = bytes[header..b2_at]
-            .chunks_exact(2)
-            .map(|b| i16::from_le_bytes([b[0], b[1]]));
-        let w1: Vec<i16> = values.by_ref().take(INPUTS * hidden).collect();
-        let b1: Vec<i16> = values.by_ref().take(hidden).collect();
-        let w2: Vec<i16> = values.collect();
-        let b2 = bytes[b2_at..]
-            .chunks_exact(4)
-            .map(|b| i32::from_le_bytes(b.try_into().unwrap()))
-            .collect();
         Ok(Quantised {
-            hidden,
-            buckets,
-            w1,
-            b1,
-            w2,
-            b2,
+            hidden: net.hidden(),
+            buckets: net.buckets(),
+            w1: net.w1().to_vec(),
+            b1: net.b1().to_vec(),
+            w2: net.w2().to_vec(),
+            b2: net.b2().to_vec(),
         })
     }
 
@@ -295,6 +262,12 @@ mod tests {
             bad[w2_at..w2_at + 2].copy_from_slice(&200i16.to_le_bytes());
             let e = Quantised::from_bytes(&bad).unwrap_err();
             assert!(e.contains("127"), "{e}");
+            // A SCALE the engine reads but the trainer does not use is refused here.
+            let mut bad = bytes.clone();
+            bad[12..16].copy_from_slice(&(SCALE + 1).to_le_bytes());
+            assert!(trine::nnue::Network::from_bytes(&bad).is_ok());
+            let e = Quantised::from_bytes(&bad).unwrap_err();
+            assert!(e.contains("SCALE"), "{e}");
             if buckets > 1 {
                 for b in [0u32, 17, buckets as u32 - 1] {
                     let mut bad = bytes.clone();
