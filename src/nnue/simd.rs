@@ -38,12 +38,6 @@ fn move_lanes(t: &mut [i16], w1: &[i16], h: usize, off: usize, subs: &[u16], add
     }
 }
 
-/// Tile `k` of an accumulator (`TILE` lanes at `k · TILE`) moved as [`move_lanes`] moves them.
-#[inline(always)]
-fn move_tile(t: &mut [i16; TILE], w1: &[i16], h: usize, k: usize, subs: &[u16], adds: &[u16]) {
-    move_lanes(t, w1, h, k * TILE, subs, adds);
-}
-
 /// `acc −= w1[f]` for every feature `f` of `subs`, then `acc += w1[f]` for every one of `adds`
 /// (rows of `acc.len()` values, feature-major in `w1`), lane by lane with wrapping; by tiles when
 /// `acc.len()` (H) is a multiple of [`TILE`], row by row otherwise.
@@ -57,7 +51,7 @@ pub fn update(acc: &mut [i16], w1: &[i16], subs: &[u16], adds: &[u16]) {
     for (k, a) in acc.chunks_exact_mut(TILE).enumerate() {
         let mut t = [0i16; TILE];
         t.copy_from_slice(a);
-        move_tile(&mut t, w1, h, k, subs, adds);
+        move_lanes(&mut t, w1, h, k * TILE, subs, adds);
         a.copy_from_slice(&t);
     }
 }
@@ -79,7 +73,7 @@ pub fn update_from(src: &[i16], dst: &mut [i16], w1: &[i16], subs: &[u16], adds:
     {
         let mut t = [0i16; TILE];
         t.copy_from_slice(s);
-        move_tile(&mut t, w1, h, k, subs, adds);
+        move_lanes(&mut t, w1, h, k * TILE, subs, adds);
         d.copy_from_slice(&t);
     }
 }
