@@ -87,7 +87,7 @@ fn net(buckets: usize) -> Arc<Network> {
 
 #[test]
 fn the_built_in_network_evaluates_as_recorded() {
-    // Scores of nets/default.nnue (n8: H = 256, 8 output buckets) recorded when it became the
+    // Scores of nets/default.nnue (n9: H = 256, 8 output buckets) recorded when it became the
     // built-in network, so that a change to inference that moves a score is caught. A new
     // built-in network records its own.
     let net = super::built_in();
