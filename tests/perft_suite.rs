@@ -1,4 +1,4 @@
-//! Integration tests for move generation: the shared EPD perft suites checked
+//! Integration tests for move generation: the EPD perft suites in `data/` checked
 //! through `trine::perft`, and the `trine perft` command line.
 //!
 //! The full suites at full depth take a long time and are ignored by default;
@@ -10,14 +10,8 @@ use std::process::{Command, Output};
 use shakmaty::{CastlingMode, Chess};
 use trine::perft::{check_suite, divide, parse_suite, PerftCase, SuiteReport};
 
-const STANDARD_SUITE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/perft-standard.epd"
-);
-const CHESS960_SUITE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/perft-chess960.epd"
-);
+const STANDARD_SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/perft-standard.epd");
+const CHESS960_SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/perft-chess960.epd");
 const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 fn load_suite(path: &str) -> Vec<PerftCase> {

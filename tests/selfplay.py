@@ -85,7 +85,7 @@ def pick_openings(args, count):
             return rng.sample(boards, count)
         return [rng.choice(boards) for _ in range(count)]
     if args.openings:
-        print(f"note: {args.openings} not found, using the start position")
+        sys.exit(f"error: openings file {args.openings} not found")
     return [chess.Board() for _ in range(count)]
 
 
