@@ -151,6 +151,35 @@ fn fifty_move_rule_and_insufficient_material_are_draws() {
     assert_eq!(r.lines[0].score, 0);
 }
 
+/// A PV never goes on past the end of the game: once the fifty-move rule has drawn a position (and
+/// it is not mate), no move follows it. Captures hang in these positions, so quiescence would
+/// play one after the quiet move that reaches 100 half-moves if it did not know the rule.
+#[test]
+fn no_pv_continues_after_the_fifty_move_rule() {
+    for fen in [
+        // Black has only king moves; each reaches 100 half-moves with the a3 pawn hanging.
+        "k7/8/8/8/8/p6R/P7/K7 b - - 99 120",
+        "k7/8/8/8/8/p6R/P7/K7 w - - 98 120",
+        "2r1k3/8/3b4/4n3/3N4/2B5/8/4K2R w - - 99 120",
+        "2r1k3/8/3b4/4n3/3N4/2B5/8/4K2R b - - 97 120",
+    ] {
+        let board = Board::from_fen(fen, false).unwrap();
+        for depth in 1..=6 {
+            let r = search(fen, depth);
+            let pv = &r.lines[0].pv;
+            let mut b = board.clone();
+            for (i, m) in pv.iter().enumerate() {
+                assert!(
+                    b.pos().halfmoves() < 100 || b.pos().is_checkmate(),
+                    "{fen} depth {depth}: move {i} of {pv:?} follows a fifty-move draw"
+                );
+                assert!(b.pos().is_legal(*m), "{fen}: illegal PV move {m:?}");
+                b = b.play(*m);
+            }
+        }
+    }
+}
+
 #[test]
 fn no_legal_move_gives_no_best_move() {
     let r = search("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", 3);

@@ -24,6 +24,11 @@ impl Searcher {
         if ply >= MAX_PLY - 1 {
             return self.evaluate(b.pos(), ply);
         }
+        // The fifty-move rule ends the game here (unless this is mate), so no capture may follow:
+        // a line that went on would be a PV past the end of the game.
+        if b.pos().halfmoves() >= 100 && !b.pos().is_checkmate() {
+            return 0;
+        }
         let entry = self.tt.probe(b.key());
         self.qsearch_probed(b, alpha, beta, ply, entry, None)
     }
