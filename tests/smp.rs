@@ -10,7 +10,8 @@ use shakmaty::Position;
 use trine::board::{Board, Game};
 use trine::search::iterate::SearchParams;
 use trine::search::{mate_moves, SearchLimits, MATE_BOUND};
-use trine::smp::{Job, JobOutcome, Pool, SmpMode};
+use trine::smp::split::MIN_SPLIT_DEPTH;
+use trine::smp::{Job, JobOutcome, Pool, SmpMode, SplitKind};
 use trine::tt::Table;
 
 const MODES: [SmpMode; 3] = [SmpMode::Lazy, SmpMode::Ybw, SmpMode::Hybrid];
@@ -119,6 +120,74 @@ fn split_points_are_created_joined_and_aborted() {
         assert!(total.splits_joined > 0, "{mode:?}: {total:?}");
         assert!(total.splits_aborted > 0, "{mode:?}: {total:?}");
         assert!(total.splits_aborted <= total.splits_created);
+        // Every merged result agreed with its bound: an aborted split point returned a score at
+        // or above beta, the others one below it.
+        assert_eq!(total.split_bound_errors, 0, "{mode:?}: {total:?}");
+        // No split point above the smallest split depth.
+        assert!(
+            total.shallowest_split >= MIN_SPLIT_DEPTH as u32,
+            "{mode:?}: {total:?}"
+        );
+        assert_eq!(
+            total.splits_by_kind.iter().sum::<u64>(),
+            total.splits_created
+        );
+        // The root and the PV nodes below it split after their first move, ALL-nodes too.
+        for kind in [SplitKind::Root, SplitKind::Pv, SplitKind::All] {
+            assert!(
+                total.splits_by_kind[kind as usize] > 0,
+                "{mode:?}: no {kind:?} split: {total:?}"
+            );
+        }
+    }
+}
+
+/// Mates and only moves: every mode at 2, 4 and 8 threads returns the exact mate score, and the
+/// only good move, of one thread at the same depth.
+#[test]
+fn mates_and_only_moves_match_one_thread() {
+    let mates = [
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        "7k/8/8/8/8/8/R7/1R5K w - - 0 1",
+        "r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1",
+        "6k1/5ppp/8/8/8/8/5PPP/3rR1K1 b - - 0 1",
+    ];
+    let only_moves = [
+        // Take the undefended queen that gives check.
+        "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1",
+        // Take the queen for free, or face a queen against none.
+        "4k3/8/8/3q4/3Q4/8/8/4K3 b - - 0 1",
+        // Black takes the queen that stepped into the pawn's reach.
+        "rnbqkbnr/ppp1pppp/8/3p4/4Q3/8/PPPP1PPP/RNB1KBNR b KQkq - 0 3",
+    ];
+    let single = Pool::new(1).unwrap();
+    let depth = 10;
+    let reference: Vec<_> = mates
+        .iter()
+        .chain(&only_moves)
+        .map(|fen| {
+            let r = run(&single, fen, depth, SmpMode::Lazy).result.unwrap();
+            (fen, r.best_move, r.lines[0].score)
+        })
+        .collect();
+    for threads in [2, 4, 8] {
+        let pool = Pool::new(threads).unwrap();
+        for mode in MODES {
+            for (i, &(fen, best, score)) in reference.iter().enumerate() {
+                let r = run(&pool, fen, depth, mode).result.unwrap();
+                let is_mate = i < mates.len();
+                if is_mate {
+                    // Some of these have two mating moves: the score is what must agree.
+                    assert!(
+                        score.abs() >= MATE_BOUND,
+                        "{fen}: one thread scores {score}"
+                    );
+                    assert_eq!(r.lines[0].score, score, "{threads} {mode:?} {fen}");
+                } else {
+                    assert_eq!(r.best_move, best, "{threads} {mode:?} {fen}");
+                }
+            }
+        }
     }
 }
 

@@ -14,6 +14,7 @@ use super::node_type::{NodeType, Outcome};
 use super::params as p;
 use super::{mated_in, Searcher, MATE, MATE_BOUND, MAX_PLY};
 use crate::board::Board;
+use crate::smp::{SplitKind, SplitSpec};
 use crate::tt::{self, score_to_tt, Bound, PackedMove};
 
 /// True if the side to move has a piece other than pawns and king (null move is unsafe otherwise).
@@ -190,7 +191,76 @@ impl Searcher {
             in_check,
             static_eval,
         };
-        while let Some((m, order)) = picker.next_move() {
+        // The TT proves the node ALL (an upper bound at most two plies short, from an earlier
+        // iteration, Cray Blitz's "iterated search"): it may split before its first move.
+        let tt_all = expected == NodeType::All
+            && excluded.is_none()
+            && entry.is_some_and(|e| {
+                e.bound == Bound::Upper
+                    && i32::from(e.depth) >= depth - 2
+                    && tt::score_from_tt(e.score, ply) <= alpha
+            });
+        loop {
+            // Split where the rest of the node is ALL work (see `smp::split`): every remaining
+            // move must be searched, so helpers can take them without waiting.
+            if !picker.is_exhausted() && self.splits.wanted(depth) {
+                let kind = SplitKind::decide(
+                    expected,
+                    beta - alpha == 1,
+                    index,
+                    tt_all,
+                    picker.only_non_candidates_left(),
+                );
+                if let Some(kind) = kind {
+                    // The rest of the moves are planned here, as the serial loop would have:
+                    // pruned moves are left out, the rest keep their reductions and child types.
+                    let mut rest: Vec<MovePlan> = Vec::with_capacity(picker.len());
+                    let (mut i, mut q) = (index, quiet_count);
+                    while let Some((m, order)) = picker.next_move() {
+                        if excluded == Some(m) {
+                            continue;
+                        }
+                        if let Some(plan) = self.plan_move(&frame, m, order, i, q, alpha, best) {
+                            i += 1;
+                            if plan.quiet && q < quiets_tried.len() {
+                                q += 1;
+                            }
+                            rest.push(plan);
+                        }
+                    }
+                    if rest.is_empty() {
+                        break;
+                    }
+                    let spec = SplitSpec {
+                        board: b.clone(),
+                        keys: self.keys.clone(),
+                        ply,
+                        depth,
+                        alpha,
+                        beta,
+                        root_depth: self.root_depth,
+                        best,
+                        kind,
+                    };
+                    let Some(r) = self.split(spec, rest) else {
+                        self.keys.pop();
+                        return 0;
+                    };
+                    if r.best > best {
+                        best = r.best;
+                        if r.best > alpha {
+                            best_move = r.best_move;
+                        }
+                    }
+                    if let Some(m) = r.best_move.filter(|m| r.cutoff && !m.is_capture()) {
+                        self.history.update_cutoff(pos.turn(), ply, depth, m, &[]);
+                    }
+                    break;
+                }
+            }
+            let Some((m, order)) = picker.next_move() else {
+                break;
+            };
             if excluded == Some(m) {
                 continue;
             }
@@ -243,51 +313,6 @@ impl Searcher {
             if quiet && quiet_count < quiets_tried.len() {
                 quiets_tried[quiet_count] = Some(m);
                 quiet_count += 1;
-            }
-            // Young Brothers Wait: the eldest brother is searched and did not cut off; at an
-            // expected ALL-node every younger brother must be searched too, so offer them to helpers.
-            // A CUT-node whose candidate cutoff moves (TT move, good captures, killers) all failed is
-            // re-predicted as an ALL-node (Kannan's rule) and may split from then on; a CUT-node
-            // never splits while a likely cutoff move is still to come.
-            if beta - alpha == 1
-                && !picker.is_exhausted()
-                && self.splits.wanted(depth)
-                && (expected == NodeType::All
-                    || (expected == NodeType::Cut && picker.only_non_candidates_left()))
-            {
-                // The younger brothers are planned here, as the serial loop would have: pruned
-                // moves are left out, the rest keep their reductions and child types.
-                let mut rest: Vec<MovePlan> = Vec::with_capacity(picker.len());
-                let (mut i, mut q) = (index, quiet_count);
-                while let Some((m, order)) = picker.next_move() {
-                    if excluded == Some(m) {
-                        continue;
-                    }
-                    if let Some(plan) = self.plan_move(&frame, m, order, i, q, alpha, best) {
-                        i += 1;
-                        if plan.quiet && q < quiets_tried.len() {
-                            q += 1;
-                        }
-                        rest.push(plan);
-                    }
-                }
-                if rest.is_empty() {
-                    break;
-                }
-                let Some(r) = self.split(b, alpha, beta, depth, ply, best, rest) else {
-                    self.keys.pop();
-                    return 0;
-                };
-                if r.best > best {
-                    best = r.best;
-                    if r.best > alpha {
-                        best_move = r.best_move;
-                    }
-                }
-                if let Some(m) = r.best_move.filter(|m| r.cutoff && !m.is_capture()) {
-                    self.history.update_cutoff(pos.turn(), ply, depth, m, &[]);
-                }
-                break;
             }
         }
         self.keys.pop();

@@ -5,8 +5,9 @@
 use shakmaty::{Move, Position};
 
 use super::node_type::{NodeType, Outcome};
-use super::{is_mate, Searcher, INF, MATE, MAX_DEPTH, MAX_PLY};
+use super::{is_mate, MovePlan, Searcher, INF, MATE, MAX_DEPTH, MAX_PLY};
 use crate::board::{Board, Game};
+use crate::smp::{SplitKind, SplitSpec};
 use crate::tt::{score_to_tt, Bound, PackedMove};
 use crate::uci::info;
 
@@ -229,6 +230,44 @@ impl Searcher {
         let mut best_index = None;
         self.keys.push(root.key());
         for (i, &m) in root_moves.iter().enumerate().skip(pv_idx) {
+            // After the first move every other root move is searched with a zero window and
+            // expected to fail low: the root is the biggest and surest split point there is.
+            if i > pv_idx && self.splits.wanted(depth) {
+                let rest: Vec<MovePlan> = (i..root_moves.len())
+                    .map(|k| {
+                        let mv = root_moves[k];
+                        MovePlan {
+                            mv,
+                            depth: depth - 1 + i32::from(root.gives_check(mv)),
+                            reduction: 0,
+                            child: NodeType::Pv.child(k - pv_idx),
+                            quiet: !mv.is_capture() && !mv.is_promotion(),
+                        }
+                    })
+                    .collect();
+                let spec = SplitSpec {
+                    board: root.clone(),
+                    keys: self.keys.clone(),
+                    ply: 0,
+                    depth,
+                    alpha,
+                    beta,
+                    root_depth: depth,
+                    best,
+                    kind: SplitKind::Root,
+                };
+                let Some(r) = self.split(spec, rest) else {
+                    self.keys.pop();
+                    return best;
+                };
+                if r.best > best {
+                    best = r.best;
+                    if r.best > alpha {
+                        best_index = root_moves.iter().position(|&x| Some(x) == r.best_move);
+                    }
+                }
+                break;
+            }
             let child = root.play(m);
             let new_depth = depth - 1 + i32::from(child.in_check());
             let child_type = NodeType::Pv.child(i - pv_idx);

@@ -1,13 +1,14 @@
-//! The searcher's side of Young Brothers Wait: owning a split point at an expected ALL-node (publish
-//! the remaining moves, search them alongside the helpers, wait for them, merge the best result and
-//! its PV), and helping at someone else's split point.
+//! The searcher's side of the split points: owning one (publish the remaining moves, search them
+//! alongside the helpers, wait for them, merge the best result and its PV), and helping at someone
+//! else's. Joining and owning go through guards whose drop always leaves or withdraws, so a thread
+//! that panics never leaves an owner waiting or a dead split point on offer.
 
 use std::sync::Arc;
 
+use super::NodeType;
 use super::{MovePlan, Searcher};
-use crate::board::Board;
 use crate::search::control::SearchControl;
-use crate::smp::split::{SplitBoard, SplitResult};
+use crate::smp::split::{SplitBoard, SplitResult, SplitSpec};
 use crate::smp::SplitPoint;
 use crate::tt::Table;
 
@@ -65,16 +66,28 @@ impl Searcher {
         let Some(sp) = self.splits.pick() else {
             return;
         };
+        let joined = Joined(sp);
         let Some(mut w) = self.sp_worker.take() else {
-            sp.leave();
             return;
         };
         w.smp.splits_joined += 1;
-        w.work_at(&sp);
-        sp.leave();
+        w.work_at(&joined.0);
+        drop(joined);
         self.nodes += w.nodes;
         w.nodes = 0;
         self.sp_worker = Some(w);
+    }
+
+    /// Joins the best open split point (see [`SplitBoard::pick`]) and helps there until its moves
+    /// run out; false when none could be joined.
+    pub fn join_split_point(&mut self) -> bool {
+        let Some(sp) = self.splits.pick() else {
+            return false;
+        };
+        let joined = Joined(sp);
+        self.smp.splits_joined += 1;
+        self.work_at(&joined.0);
+        true
     }
 
     /// Helps at `sp` (already entered) until its moves run out, it fails high, or the search stops.
@@ -92,26 +105,45 @@ impl Searcher {
 
     /// The owner of a split point helps at `below` (a split point under its own) without losing its
     /// place: the key stack and split-point chain are saved and restored around the work.
-    fn help_below(&mut self, below: &Arc<SplitPoint>) {
+    fn help_below(&mut self, below: Arc<SplitPoint>) {
+        let joined = Joined(below);
         let keys = self.keys.clone();
         let root_depth = self.root_depth;
         let current = self.current_sp.clone();
         let stopped = self.stopped;
         self.smp.splits_joined += 1;
-        self.work_at(below);
-        below.leave();
+        self.work_at(&joined.0);
+        drop(joined);
         self.keys = keys;
         self.root_depth = root_depth;
         self.current_sp = current;
         self.stopped = stopped || self.ctl.stopped();
     }
 
-    /// Takes moves from `sp` and searches them with its zero window as the owner planned them
-    /// (reduced, re-searched when the reduced search fails high), reporting each score.
+    /// Takes moves from `sp` and searches them as the owner planned them: a zero-window search at
+    /// the split point's current alpha (reduced, re-searched at full depth when the reduced search
+    /// beats alpha); at a PV split point a move that beats alpha is re-searched with the full
+    /// window. Reports each score with the child's PV.
     fn split_loop(&mut self, sp: &SplitPoint) {
         while let Some(plan) = sp.next_move() {
+            #[cfg(test)]
+            if self.id != 0 {
+                self.splits.maybe_inject_panic();
+            }
             let child = sp.board.play(plan.mv);
-            let score = self.search_late(&child, sp.alpha, &plan, sp.ply);
+            let alpha = sp.alpha();
+            let mut score = self.search_late(&child, alpha, &plan, sp.ply);
+            if sp.kind.is_pv() && score > alpha && score < sp.beta && !self.stopped {
+                let alpha = sp.alpha();
+                score = -self.alphabeta(
+                    &child,
+                    -sp.beta,
+                    -alpha,
+                    plan.depth,
+                    sp.ply + 1,
+                    NodeType::Pv,
+                );
+            }
             if self.stopped {
                 break;
             }
@@ -119,53 +151,41 @@ impl Searcher {
         }
     }
 
-    /// The owner's part: offers `moves` (the younger brothers' plans) at this expected ALL-node, searches
-    /// them together with whoever joins, and returns the merged result; `None` when the search was
-    /// stopped (or a split point above this one failed high).
-    #[allow(clippy::too_many_arguments)]
-    pub fn split(
-        &mut self,
-        b: &Board,
-        alpha: i32,
-        beta: i32,
-        depth: i32,
-        ply: usize,
-        best: i32,
-        moves: Vec<MovePlan>,
-    ) -> Option<SplitResult> {
-        let sp = Arc::new(SplitPoint::new(
-            b.clone(),
-            self.keys.clone(),
-            ply,
-            depth,
-            alpha,
-            beta,
-            self.root_depth,
-            best,
-            self.current_sp.clone(),
-            moves,
-        ));
-        self.splits.publish(&sp);
-        self.smp.splits_created += 1;
+    /// The owner's part: offers `moves` (the plans of the moves left) at the node `spec`
+    /// describes, searches them together with whoever joins, and returns the merged result;
+    /// `None` when the search was stopped (or a split point above this one failed high). The PV
+    /// row of the node is set to the best line when a move beat alpha, and left as it was
+    /// otherwise.
+    pub fn split(&mut self, spec: SplitSpec, moves: Vec<MovePlan>) -> Option<SplitResult> {
+        let ply = spec.ply;
+        self.smp.count_split(spec.kind, spec.depth);
+        let sp = Arc::new(SplitPoint::new(spec, self.current_sp.clone(), moves));
+        let splits = Arc::clone(&self.splits);
+        let offer = Offered {
+            board: Arc::clone(&splits),
+            sp: Arc::clone(&sp),
+        };
+        splits.publish(&sp);
         let previous = self.current_sp.replace(Arc::clone(&sp));
         self.split_loop(&sp);
         self.current_sp = previous;
-        self.splits.withdraw(&sp);
-        sp.close();
+        drop(offer);
         // Helpful master: while helpers are still busy here, help at split points they create.
         while sp.helpers() > 0 && !self.ctl.stopped() {
-            if let Some(below) = self.splits.pick_below(&sp) {
-                self.help_below(&below);
+            if let Some(below) = splits.pick_below(&sp) {
+                self.help_below(below);
             } else {
                 let t = std::time::Instant::now();
-                self.splits
-                    .wait_for_work(std::time::Duration::from_micros(200));
+                splits.wait_for_work(std::time::Duration::from_micros(200));
                 self.smp.owner_wait_us += t.elapsed().as_micros() as u64;
             }
         }
         let result = sp.close_and_wait();
         if result.cutoff {
             self.smp.splits_aborted += 1;
+        }
+        if result.cutoff != (result.best >= sp.beta) {
+            self.smp.split_bound_errors += 1;
         }
         // A stop caused only by this split point's own fail-high is not a stop for the owner.
         let above_aborted = self.current_sp.as_ref().is_some_and(|p| p.is_aborted());
@@ -175,9 +195,35 @@ impl Searcher {
         if self.stopped {
             None
         } else {
-            self.pv.set(ply, &result.best_pv);
+            if result.best_move.is_some() {
+                self.pv.set(ply, &result.best_pv);
+            }
             Some(result)
         }
+    }
+}
+
+/// A helper's membership of a split point: dropping it (also while unwinding from a panic) leaves,
+/// so the owner never waits for a thread that is gone.
+struct Joined(Arc<SplitPoint>);
+
+impl Drop for Joined {
+    fn drop(&mut self) {
+        self.0.leave();
+    }
+}
+
+/// An owner's offer of a split point: dropping it (also while unwinding) withdraws the split point
+/// from the board and closes it to new helpers.
+struct Offered {
+    board: Arc<SplitBoard>,
+    sp: Arc<SplitPoint>,
+}
+
+impl Drop for Offered {
+    fn drop(&mut self) {
+        self.board.withdraw(&self.sp);
+        self.sp.close();
     }
 }
 

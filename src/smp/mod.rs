@@ -6,4 +6,4 @@ pub mod pool;
 pub mod split;
 
 pub use pool::{Job, JobOutcome, Pool};
-pub use split::{SmpMode, SmpStats, SplitBoard, SplitPoint};
+pub use split::{SmpMode, SmpStats, SplitBoard, SplitKind, SplitPoint, SplitSpec};

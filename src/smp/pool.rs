@@ -326,7 +326,7 @@ fn run_helper(searcher: &mut Searcher, job: &Job, game: &Game, params: &SearchPa
         ..params.clone()
     };
     let ctl = &job.ctl;
-    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         if job.splits.mode != SmpMode::Ybw {
             searcher.iterate(game, &quiet);
         }
@@ -336,16 +336,68 @@ fn run_helper(searcher: &mut Searcher, job: &Job, game: &Game, params: &SearchPa
                 std::thread::sleep(Duration::from_millis(1));
                 continue;
             }
-            if let Some(sp) = job.splits.pick() {
-                searcher.smp.splits_joined += 1;
-                searcher.work_at(&sp);
-                sp.leave();
-            } else {
+            if !searcher.join_split_point() {
                 let t = Instant::now();
                 job.splits.wait_for_work(Duration::from_millis(1));
                 searcher.smp.idle_us += t.elapsed().as_micros() as u64;
             }
         }
     }));
+    if outcome.is_err() {
+        // The split points it was in were left and withdrawn as it unwound, but the move it was
+        // searching has no score: the search ends with the last completed iteration.
+        info::error("internal error in a search thread; the search stops");
+        ctl.request_stop();
+    }
     gather(searcher, job);
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::Ordering;
+
+    use super::*;
+    use crate::board::Board;
+
+    fn job(threads: usize, mode: SmpMode, depth: u32) -> Arc<Job> {
+        let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8";
+        let limits = SearchLimits {
+            depth: Some(depth),
+            ..SearchLimits::default()
+        };
+        let mut job = Job::search(
+            Game::new(Board::from_fen(fen, false).unwrap()),
+            SearchParams::default(),
+            limits,
+            false,
+            Arc::new(Table::new(8).unwrap()),
+            threads,
+            mode,
+            false,
+        );
+        // Split from depth 2, so that split points are many even in a short search.
+        job.splits = Arc::new(SplitBoard::new(mode, threads, 2));
+        Arc::new(job)
+    }
+
+    #[test]
+    fn a_thread_that_panics_at_a_split_point_never_hangs_the_search() {
+        let pool = Pool::new(2).unwrap();
+        for mode in [SmpMode::Ybw, SmpMode::Hybrid] {
+            let j = job(2, mode, 12);
+            j.splits.inject_panic.store(true, Ordering::Release);
+            // The run returns (the owner is released by the helper's guard) with a move.
+            let outcome = pool.run(Arc::clone(&j));
+            assert!(
+                !j.splits.inject_panic.load(Ordering::Acquire),
+                "{mode:?}: no thread took a move at a split point"
+            );
+            let r = outcome.result.expect("the master still returns a result");
+            assert!(r.best_move.is_some(), "{mode:?}");
+            assert!(outcome.done);
+            // The pool serves the next search with both threads.
+            let outcome = pool.run(job(2, mode, 8));
+            assert_eq!(outcome.result.map(|r| r.depth), Some(8), "{mode:?}");
+        }
+    }
 }

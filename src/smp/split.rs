@@ -1,11 +1,20 @@
-//! Split points (Young Brothers Wait / DTS): created only at expected ALL-nodes, after the first move
-//! has been searched, where every remaining move must be searched anyway. The owner publishes the
-//! position, the zero window and the remaining moves under a `parking_lot` mutex; helpers take moves
-//! one at a time, search them with the shared window and report back. A fail-high sets the cutoff
-//! flag, which every thread working below the split point (at any depth of nesting) polls, so all of
-//! them stop at once and the owner returns the fail-high score as a lower bound.
+//! Split points (Young Brothers Wait / DTS): created only where the rest of a node is ALL work, so that
+//! every remaining move must be searched anyway:
+//! - at an expected ALL-node after its first move, or before it when the TT already holds an upper
+//!   bound for the node (Cray Blitz's iterated search: the last iteration proved it ALL);
+//! - at a PV node (the root included) after its first move: every later move is searched with a
+//!   zero window and expected to fail low;
+//! - at a CUT-node once its candidate cutoff moves have all failed (it is re-predicted ALL); never
+//!   while one is left.
+//!
+//! The owner publishes the position, the window and the plans of the remaining moves; helpers take
+//! moves with an atomic fetch-add, search them and report back under a small mutex. At a PV split
+//! point a move that beats alpha is re-searched with the full window and raises alpha for every
+//! thread there. A fail-high sets the cutoff flag, which every thread working below the split point
+//! (at any depth of nesting) polls, so all of them stop at once and the owner returns the fail-high
+//! score as a lower bound.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,7 +22,7 @@ use parking_lot::{Condvar, Mutex};
 use shakmaty::Move;
 
 use crate::board::Board;
-use crate::search::MovePlan;
+use crate::search::{MovePlan, NodeType};
 
 /// How the helper threads share the work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,9 +56,76 @@ impl SmpMode {
     }
 }
 
+/// Why a node offered a split point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SplitKind {
+    /// An expected ALL-node, after its first move.
+    All,
+    /// An expected ALL-node that the TT proved ALL, before its first move.
+    TtAll,
+    /// A CUT-node whose candidate cutoff moves all failed (re-predicted ALL).
+    Cut,
+    /// A PV node below the root, after its first move.
+    Pv,
+    /// The root, after its first move.
+    Root,
+}
+
+impl SplitKind {
+    /// Whether a node below the root may split before its move number `index` (0-based, moves
+    /// searched so far), and why: an expected ALL-node after its first move (before it when
+    /// `tt_all`, the TT proving it ALL), a PV node after its first move, a CUT-node only once
+    /// `only_non_candidates_left` (no candidate cutoff move is left). `zero_window` is the node's
+    /// window; ALL- and CUT-nodes split only with a zero window.
+    pub fn decide(
+        expected: NodeType,
+        zero_window: bool,
+        index: usize,
+        tt_all: bool,
+        only_non_candidates_left: bool,
+    ) -> Option<SplitKind> {
+        match expected {
+            NodeType::Pv => (index >= 1).then_some(SplitKind::Pv),
+            NodeType::All if zero_window && index >= 1 => Some(SplitKind::All),
+            NodeType::All if zero_window && tt_all => Some(SplitKind::TtAll),
+            NodeType::Cut if zero_window && index >= 1 && only_non_candidates_left => {
+                Some(SplitKind::Cut)
+            }
+            _ => None,
+        }
+    }
+
+    /// True for the kinds that search with an open window (a move that beats alpha is re-searched
+    /// with the full window and its PV kept).
+    pub fn is_pv(self) -> bool {
+        matches!(self, SplitKind::Pv | SplitKind::Root)
+    }
+}
+
+/// Where and how a split point is offered (everything but its moves).
+#[derive(Clone)]
+pub struct SplitSpec {
+    /// Position at the split node.
+    pub board: Board,
+    /// Repetition keys up to and including the split node.
+    pub keys: Vec<u64>,
+    /// Ply of the split node.
+    pub ply: usize,
+    /// Remaining depth at the split node.
+    pub depth: i32,
+    /// Lower end of the window when the split point opens.
+    pub alpha: i32,
+    /// Upper end of the window.
+    pub beta: i32,
+    /// Depth of the root iteration the owner was in (bounds check extensions).
+    pub root_depth: i32,
+    /// Best score so far (the moves searched before the split).
+    pub best: i32,
+    /// Why the node splits.
+    pub kind: SplitKind,
+}
+
 struct State {
-    moves: Vec<MovePlan>,
-    next: usize,
     helpers: usize,
     closed: bool,
     best: i32,
@@ -67,14 +143,19 @@ pub struct SplitPoint {
     pub ply: usize,
     /// Remaining depth at the split node.
     pub depth: i32,
-    /// The (zero) window of the split node.
-    pub alpha: i32,
     /// Upper bound of the window.
     pub beta: i32,
     /// Depth of the root iteration the owner was in (bounds check extensions).
     pub root_depth: i32,
+    /// Why the node split.
+    pub kind: SplitKind,
+    /// Lower end of the window: raised by every move that beats it (PV split points only; a
+    /// zero-window split point fails high instead).
+    alpha: AtomicI32,
     parent: Option<Arc<SplitPoint>>,
     cutoff: AtomicBool,
+    moves: Box<[MovePlan]>,
+    next: AtomicUsize,
     state: Mutex<State>,
     finished: Condvar,
 }
@@ -93,41 +174,40 @@ pub struct SplitResult {
 }
 
 impl SplitPoint {
-    /// A split point over `moves` (the plans of the moves left after the eldest brother).
-    #[allow(clippy::too_many_arguments)]
+    /// A split point over `moves` (the plans of the moves left), below `parent`.
     pub fn new(
-        board: Board,
-        keys: Vec<u64>,
-        ply: usize,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        root_depth: i32,
-        best: i32,
+        spec: SplitSpec,
         parent: Option<Arc<SplitPoint>>,
         moves: Vec<MovePlan>,
     ) -> SplitPoint {
         SplitPoint {
-            board,
-            keys,
-            ply,
-            depth,
-            alpha,
-            beta,
-            root_depth,
+            board: spec.board,
+            keys: spec.keys,
+            ply: spec.ply,
+            depth: spec.depth,
+            beta: spec.beta,
+            root_depth: spec.root_depth,
+            kind: spec.kind,
+            alpha: AtomicI32::new(spec.alpha),
             parent,
             cutoff: AtomicBool::new(false),
+            moves: moves.into_boxed_slice(),
+            next: AtomicUsize::new(0),
             state: Mutex::new(State {
-                moves,
-                next: 0,
                 helpers: 0,
                 closed: false,
-                best,
+                best: spec.best,
                 best_move: None,
                 best_pv: Vec::new(),
             }),
             finished: Condvar::new(),
         }
+    }
+
+    /// The current lower end of the window (the alpha every new move is searched against).
+    #[inline]
+    pub fn alpha(&self) -> i32 {
+        self.alpha.load(Ordering::Acquire)
     }
 
     /// True when this split point or any split point above it has failed high: work below is void.
@@ -169,35 +249,38 @@ impl SplitPoint {
         self.state.lock().closed = true;
     }
 
-    /// The next move to search, with its plan, if any remain and no cutoff happened.
+    /// The next move to search, with its plan, if any remain and no cutoff happened (a lock-free
+    /// fetch-add on the index of the next move).
     pub fn next_move(&self) -> Option<MovePlan> {
         if self.is_aborted() {
             return None;
         }
-        let mut s = self.state.lock();
-        let m = s.moves.get(s.next).copied();
-        if m.is_some() {
-            s.next += 1;
-        }
-        m
+        let i = self.next.fetch_add(1, Ordering::AcqRel);
+        self.moves.get(i).copied()
     }
 
     /// Moves not yet handed out.
+    #[inline]
     pub fn moves_left(&self) -> usize {
-        let s = self.state.lock();
-        s.moves.len() - s.next
+        self.moves
+            .len()
+            .saturating_sub(self.next.load(Ordering::Acquire))
     }
 
-    /// Reports a searched move's score and the child's PV; a fail-high raises the cutoff flag.
+    /// Reports a searched move's score and the child's PV: a score above alpha makes it the best
+    /// move (and, at a PV split point, raises alpha); a fail-high raises the cutoff flag.
     pub fn report(&self, m: Move, score: i32, child_pv: &[Move]) {
         let mut s = self.state.lock();
         if score > s.best {
             s.best = score;
-            if score > self.alpha {
+            if score > self.alpha() {
                 s.best_move = Some(m);
                 s.best_pv.clear();
                 s.best_pv.push(m);
                 s.best_pv.extend_from_slice(child_pv);
+                if self.kind.is_pv() && score < self.beta {
+                    self.alpha.store(score, Ordering::Release);
+                }
             }
         }
         if score >= self.beta {
@@ -208,7 +291,7 @@ impl SplitPoint {
     /// A helper asks to join; refused once the owner has closed the split point or nothing is left.
     pub fn try_enter(&self) -> bool {
         let mut s = self.state.lock();
-        if s.closed || s.next >= s.moves.len() || self.is_aborted() {
+        if s.closed || self.moves_left() == 0 || self.is_aborted() {
             return false;
         }
         s.helpers += 1;
@@ -252,6 +335,9 @@ pub struct SplitBoard {
     pub threads: usize,
     /// Smallest remaining depth at which a split point is created.
     pub min_depth: i32,
+    /// Tests only: the next helper (any thread but the master) to take a move at a split point panics.
+    #[cfg(test)]
+    pub inject_panic: AtomicBool,
 }
 
 /// Default smallest split depth.
@@ -268,6 +354,16 @@ impl SplitBoard {
             mode,
             threads,
             min_depth,
+            #[cfg(test)]
+            inject_panic: AtomicBool::new(false),
+        }
+    }
+
+    /// Tests only: panics once when [`SplitBoard::inject_panic`] is set (a helper dying mid-search).
+    #[cfg(test)]
+    pub fn maybe_inject_panic(&self) {
+        if self.inject_panic.swap(false, Ordering::AcqRel) {
+            panic!("injected panic at a split point");
         }
     }
 
@@ -305,7 +401,8 @@ impl SplitBoard {
         self.available.store(p.len(), Ordering::Relaxed);
     }
 
-    /// Joins the split point nearest the root that still has moves (biggest subtrees first).
+    /// Joins, among every open split point of every owner, the one with the most remaining depth
+    /// that still has moves (the biggest subtrees first, as DTS chooses; ties: nearer the root).
     pub fn pick(&self) -> Option<Arc<SplitPoint>> {
         if !self.has_work() {
             return None;
@@ -313,7 +410,9 @@ impl SplitBoard {
         let p = self.points.lock();
         let mut best: Option<&Arc<SplitPoint>> = None;
         for sp in p.iter() {
-            if best.is_none_or(|b| sp.ply < b.ply) && sp.moves_left() > 0 && !sp.is_aborted() {
+            let better =
+                best.is_none_or(|b| (sp.depth, -(sp.ply as i64)) > (b.depth, -(b.ply as i64)));
+            if better && sp.moves_left() > 0 && !sp.is_aborted() {
                 best = Some(sp);
             }
         }
@@ -369,10 +468,18 @@ impl SplitBoard {
 pub struct SmpStats {
     /// Split points this thread created.
     pub splits_created: u64,
+    /// Split points created, by [`SplitKind`] (`All`, `TtAll`, `Cut`, `Pv`, `Root`).
+    pub splits_by_kind: [u64; 5],
+    /// Smallest remaining depth of a split point this thread created (0: none created).
+    pub shallowest_split: u32,
     /// Split points this thread joined as a helper.
     pub splits_joined: u64,
     /// Split points ended by a fail-high.
     pub splits_aborted: u64,
+    /// Split points whose merged result contradicted its bound (a cutoff below beta, or a score
+    /// at or above beta without a cutoff): always 0 in a correct search, counted so that tests
+    /// check it inside real searches.
+    pub split_bound_errors: u64,
     /// Time helpers spent waiting for work, microseconds.
     pub idle_us: u64,
     /// Time owners spent waiting for their helpers to finish, microseconds.
@@ -380,11 +487,30 @@ pub struct SmpStats {
 }
 
 impl SmpStats {
+    /// Counts a split point created at remaining `depth`.
+    pub fn count_split(&mut self, kind: SplitKind, depth: i32) {
+        self.splits_created += 1;
+        self.splits_by_kind[kind as usize] += 1;
+        let d = depth.max(1) as u32;
+        if self.shallowest_split == 0 || d < self.shallowest_split {
+            self.shallowest_split = d;
+        }
+    }
+
     /// Adds another thread's counters.
     pub fn merge(&mut self, o: &SmpStats) {
         self.splits_created += o.splits_created;
+        for (a, b) in self.splits_by_kind.iter_mut().zip(o.splits_by_kind) {
+            *a += b;
+        }
+        if o.shallowest_split != 0
+            && (self.shallowest_split == 0 || o.shallowest_split < self.shallowest_split)
+        {
+            self.shallowest_split = o.shallowest_split;
+        }
         self.splits_joined += o.splits_joined;
         self.splits_aborted += o.splits_aborted;
+        self.split_bound_errors += o.split_bound_errors;
         self.idle_us += o.idle_us;
         self.owner_wait_us += o.owner_wait_us;
     }
@@ -393,7 +519,6 @@ impl SmpStats {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::NodeType;
     use shakmaty::Position;
 
     fn split_point(parent: Option<Arc<SplitPoint>>) -> Arc<SplitPoint> {
@@ -410,18 +535,18 @@ mod tests {
                 quiet: true,
             })
             .collect();
-        Arc::new(SplitPoint::new(
+        let spec = SplitSpec {
             board,
-            Vec::new(),
-            3,
-            6,
-            -10,
-            -9,
-            8,
-            -50,
-            parent,
-            moves,
-        ))
+            keys: Vec::new(),
+            ply: 3,
+            depth: 6,
+            alpha: -10,
+            beta: -9,
+            root_depth: 8,
+            best: -50,
+            kind: SplitKind::All,
+        };
+        Arc::new(SplitPoint::new(spec, parent, moves))
     }
 
     #[test]
@@ -475,7 +600,7 @@ mod tests {
         let r = sp.close_and_wait();
         assert!(!r.cutoff);
         assert_eq!(r.best, -20);
-        assert!(r.best <= sp.alpha);
+        assert!(r.best <= sp.alpha());
         assert_eq!(r.best_move, None);
     }
 
@@ -494,6 +619,86 @@ mod tests {
         helper.join().unwrap();
         assert_eq!(sp.helpers(), 0);
         assert_eq!(r.best, -15);
+    }
+
+    #[test]
+    fn splits_happen_only_where_the_rest_of_the_node_is_all_work() {
+        use NodeType::{All, Cut, Pv};
+        // A CUT-node never splits while a candidate cutoff move is left, nor before its first move.
+        assert_eq!(SplitKind::decide(Cut, true, 1, false, false), None);
+        assert_eq!(SplitKind::decide(Cut, true, 5, true, false), None);
+        assert_eq!(SplitKind::decide(Cut, true, 0, true, true), None);
+        assert_eq!(
+            SplitKind::decide(Cut, true, 3, false, true),
+            Some(SplitKind::Cut)
+        );
+        // An ALL-node splits after its first move, or before it when the TT proved it ALL.
+        assert_eq!(SplitKind::decide(All, true, 0, false, false), None);
+        assert_eq!(
+            SplitKind::decide(All, true, 0, true, false),
+            Some(SplitKind::TtAll)
+        );
+        assert_eq!(
+            SplitKind::decide(All, true, 1, false, false),
+            Some(SplitKind::All)
+        );
+        // ALL- and CUT-nodes split only with a zero window.
+        assert_eq!(SplitKind::decide(All, false, 2, true, true), None);
+        assert_eq!(SplitKind::decide(Cut, false, 2, false, true), None);
+        // A PV node splits after its first move, never before.
+        assert_eq!(SplitKind::decide(Pv, false, 0, true, true), None);
+        assert_eq!(
+            SplitKind::decide(Pv, false, 1, false, false),
+            Some(SplitKind::Pv)
+        );
+        assert!(SplitKind::Pv.is_pv() && SplitKind::Root.is_pv() && !SplitKind::All.is_pv());
+    }
+
+    #[test]
+    fn a_pv_split_point_raises_alpha_for_everyone_and_keeps_the_best_line() {
+        let board = Board::startpos();
+        let moves: Vec<MovePlan> = board
+            .pos()
+            .legal_moves()
+            .into_iter()
+            .map(|mv| MovePlan {
+                mv,
+                depth: 5,
+                reduction: 0,
+                child: NodeType::Cut,
+                quiet: true,
+            })
+            .collect();
+        let spec = SplitSpec {
+            board,
+            keys: Vec::new(),
+            ply: 0,
+            depth: 6,
+            alpha: 10,
+            beta: 100,
+            root_depth: 6,
+            best: 10,
+            kind: SplitKind::Root,
+        };
+        let sp = SplitPoint::new(spec, None, moves);
+        let a = sp.next_move().unwrap().mv;
+        let b = sp.next_move().unwrap().mv;
+        let c = sp.next_move().unwrap().mv;
+        sp.report(a, 5, &[]);
+        assert_eq!(sp.alpha(), 10, "a fail-low leaves alpha");
+        sp.report(b, 40, &[a]);
+        assert_eq!(
+            sp.alpha(),
+            40,
+            "a better move raises alpha for every thread"
+        );
+        sp.report(c, 30, &[]);
+        assert_eq!(sp.alpha(), 40);
+        let r = sp.close_and_wait();
+        assert!(!r.cutoff);
+        assert_eq!((r.best, r.best_move), (40, Some(b)));
+        assert_eq!(r.best_pv, vec![b, a]);
+        assert_eq!(sp.moves_left(), 17);
     }
 
     #[test]
