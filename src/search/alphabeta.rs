@@ -27,8 +27,32 @@ fn has_pieces(pos: &shakmaty::Chess) -> bool {
 
 impl Searcher {
     /// Searches `b` at `ply` to `depth` plies with window (`alpha`, `beta`), expected type `expected`.
-    /// Returns a fail-soft score; 0 when stopped (callers discard it).
+    /// Returns a fail-soft score; 0 when stopped (callers discard it). Every node that is not
+    /// stopped counts its outcome against the prediction, those that return early (TT cutoff,
+    /// pruning, draw) included; the searches that leave a singular move out count nothing.
     pub fn alphabeta(
+        &mut self,
+        b: &Board,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        expected: NodeType,
+    ) -> i32 {
+        if depth <= 0 {
+            self.pv.clear(ply);
+            return self.qsearch(b, alpha, beta, ply);
+        }
+        let score = self.node(b, alpha, beta, depth, ply, expected);
+        if !self.stopped && self.excluded(ply).is_none() {
+            self.stats.record(expected, Outcome::of(score, alpha, beta));
+        }
+        score
+    }
+
+    /// The node of [`Searcher::alphabeta`] above the horizon.
+    #[inline(always)]
+    fn node(
         &mut self,
         b: &Board,
         mut alpha: i32,
@@ -39,9 +63,6 @@ impl Searcher {
     ) -> i32 {
         let pv_node = expected == NodeType::Pv;
         self.pv.clear(ply);
-        if depth <= 0 {
-            return self.qsearch(b, alpha, beta, ply);
-        }
         if self.should_stop() {
             return 0;
         }
@@ -317,18 +338,11 @@ impl Searcher {
         }
         self.keys.pop();
 
-        let outcome = if best >= beta {
-            Outcome::FailHigh
-        } else if best > alpha_orig {
-            Outcome::Exact
-        } else {
-            Outcome::FailLow
-        };
+        let outcome = Outcome::of(best, alpha_orig, beta);
         if excluded.is_some() {
-            // Only a bound on the other moves: neither a prediction to count nor an entry to store.
+            // Only a bound on the other moves: not an entry to store.
             return best;
         }
-        self.stats.record(expected, outcome);
         let bound = match outcome {
             Outcome::FailHigh => Bound::Lower,
             Outcome::Exact => Bound::Exact,
@@ -387,6 +401,20 @@ mod tests {
         let with = s.alphabeta(&b, -1, 0, 4, 1, NodeType::All);
         assert!(with > -MATE_BOUND);
         assert!(s.tt.probe(b.key()).is_some());
+    }
+
+    #[test]
+    fn nodes_that_return_early_are_counted_against_their_prediction() {
+        // Every move but a capture reaches 100 half-moves: the children return the draw at once.
+        let fen = "7k/8/8/8/8/8/R7/4K3 w - - 99 80";
+        let game = Game::new(Board::from_fen(fen, false).unwrap());
+        let mut s = searcher(Some(2));
+        s.iterate(&game, &SearchParams::default());
+        let moves = game.board.pos().legal_moves().len() as u64;
+        // The root at depths 1 and 2, and every child at depth 2, each a draw that returns before
+        // its move loop (and a checking move's child, extended, at depth 1 too). Before early
+        // returns were counted, only the roots were.
+        assert!(s.stats.total() >= 2 + moves, "{moves} moves: {:?}", s.stats);
     }
 
     #[test]

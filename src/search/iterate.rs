@@ -300,13 +300,7 @@ impl Searcher {
         if let Some(bi) = best_index {
             root_moves[pv_idx..=bi].rotate_right(1);
         }
-        let outcome = if best >= beta {
-            Outcome::FailHigh
-        } else if best > alpha_orig {
-            Outcome::Exact
-        } else {
-            Outcome::FailLow
-        };
+        let outcome = Outcome::of(best, alpha_orig, beta);
         self.stats.record(NodeType::Pv, outcome);
         if pv_idx == 0 {
             let bound = match outcome {

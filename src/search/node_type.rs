@@ -57,6 +57,18 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The outcome of a search that returned `score` for the window (`alpha`, `beta`).
+    #[inline]
+    pub fn of(score: i32, alpha: i32, beta: i32) -> Outcome {
+        if score >= beta {
+            Outcome::FailHigh
+        } else if score > alpha {
+            Outcome::Exact
+        } else {
+            Outcome::FailLow
+        }
+    }
+
     /// The node type an outcome proves a node to be.
     pub fn node_type(self) -> NodeType {
         match self {
