@@ -90,12 +90,13 @@ impl Searcher {
         if root_moves.is_empty() {
             return result;
         }
-        let max_depth = self
-            .ctl
-            .limits
-            .depth
-            .unwrap_or(MAX_DEPTH)
-            .clamp(1, MAX_DEPTH);
+        // The depth limit is the master's: helpers search on past it, filling the TT with deeper
+        // entries, until the master's last iteration ends the search (a helper that stopped at
+        // the limit would leave its core idle while the master finishes).
+        let max_depth = match self.ctl.limits.depth {
+            Some(d) if self.id == 0 => d.clamp(1, MAX_DEPTH),
+            _ => MAX_DEPTH,
+        };
         let multipv = params.multipv.clamp(1, root_moves.len());
         let mut lines: Vec<RootLine> = Vec::new();
         let mut timer = crate::time::IterationTimer::default();

@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use crossbeam::utils::CachePadded;
 use parking_lot::{Condvar, Mutex};
 use shakmaty::Move;
 
@@ -151,12 +152,14 @@ pub struct SplitPoint {
     pub kind: SplitKind,
     /// Lower end of the window: raised by every move that beats it (PV split points only; a
     /// zero-window split point fails high instead).
-    alpha: AtomicI32,
+    alpha: CachePadded<AtomicI32>,
     parent: Option<Arc<SplitPoint>>,
-    cutoff: AtomicBool,
+    /// Read at every node below the split point: kept off the lines that change as moves are
+    /// handed out and reported.
+    cutoff: CachePadded<AtomicBool>,
     moves: Box<[MovePlan]>,
-    next: AtomicUsize,
-    state: Mutex<State>,
+    next: CachePadded<AtomicUsize>,
+    state: CachePadded<Mutex<State>>,
     finished: Condvar,
 }
 
@@ -188,18 +191,18 @@ impl SplitPoint {
             beta: spec.beta,
             root_depth: spec.root_depth,
             kind: spec.kind,
-            alpha: AtomicI32::new(spec.alpha),
+            alpha: CachePadded::new(AtomicI32::new(spec.alpha)),
             parent,
-            cutoff: AtomicBool::new(false),
+            cutoff: CachePadded::new(AtomicBool::new(false)),
             moves: moves.into_boxed_slice(),
-            next: AtomicUsize::new(0),
-            state: Mutex::new(State {
+            next: CachePadded::new(AtomicUsize::new(0)),
+            state: CachePadded::new(Mutex::new(State {
                 helpers: 0,
                 closed: false,
                 best: spec.best,
                 best_move: None,
                 best_pv: Vec::new(),
-            }),
+            })),
             finished: Condvar::new(),
         }
     }
@@ -325,10 +328,12 @@ impl SplitPoint {
 
 /// The split points on offer in one search, and the threads waiting for one.
 pub struct SplitBoard {
-    points: Mutex<Vec<Arc<SplitPoint>>>,
+    points: CachePadded<Mutex<Vec<Arc<SplitPoint>>>>,
     wake: Condvar,
-    available: AtomicUsize,
-    idle: AtomicUsize,
+    // Written as threads wait and split points come and go; read at every node that may split.
+    // Each on its own cache line, away from the read-only fields below.
+    available: CachePadded<AtomicUsize>,
+    idle: CachePadded<AtomicUsize>,
     /// Scheme in use.
     pub mode: SmpMode,
     /// Threads in the search.
@@ -347,10 +352,10 @@ impl SplitBoard {
     /// A board for a search with `threads` threads in `mode`.
     pub fn new(mode: SmpMode, threads: usize, min_depth: i32) -> SplitBoard {
         SplitBoard {
-            points: Mutex::new(Vec::new()),
+            points: CachePadded::new(Mutex::new(Vec::new())),
             wake: Condvar::new(),
-            available: AtomicUsize::new(0),
-            idle: AtomicUsize::new(0),
+            available: CachePadded::new(AtomicUsize::new(0)),
+            idle: CachePadded::new(AtomicUsize::new(0)),
             mode,
             threads,
             min_depth,
