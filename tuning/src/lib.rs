@@ -9,9 +9,11 @@
 //! | module | role |
 //! |---|---|
 //! | [`mod@matches`] | the match runner (`trine-match`): engines, games, openings, PGN, Elo and SPRT |
+//! | [`data`] | the training data both trainers read: parsing, loading in parallel, the split |
 //! | [`texel`] | the Texel tuner (`trine-tune`): data, model, Adam, `src/eval/weights.rs` output |
 //! | [`nnue`] | the NNUE trainer (`trine-nnue`): data, float network, Adam, quantised file |
 
+pub mod data;
 pub mod matches;
 pub mod nnue;
 pub mod texel;

@@ -11,7 +11,7 @@
 //! | module | role |
 //! |---|---|
 //! | [`features`] | the 768 input features of a position, per perspective |
-//! | [`data`] | loading and splitting data into a compact [`data::Dataset`] |
+//! | [`data`] | encoding the loaded data into a compact [`data::Dataset`] |
 //! | [`rng`] | the small deterministic generator behind initialisation and shuffling |
 //! | [`model`] | the float network: forward pass, loss, and the backward pass of one position |
 //! | [`mod@train`] | the Adam loop: batches in parallel, validation, learning-rate drops, early stop |
@@ -26,7 +26,7 @@ pub mod model;
 pub mod rng;
 pub mod train;
 
-pub use data::{load, Dataset, Entry};
+pub use data::{Dataset, Entry, Loaded};
 pub use export::Quantised;
 pub use features::INPUTS;
 pub use model::Network;
