@@ -12,8 +12,10 @@
 //! | [`data`] | the training data both trainers read: parsing, loading in parallel, the split |
 //! | [`texel`] | the Texel tuner (`trine-tune`): data, model, Adam, `src/eval/weights.rs` output |
 //! | [`nnue`] | the NNUE trainer (`trine-nnue`): data, float network, Adam, quantised file |
+//! | [`rng`] | the one pseudo-random generator, the engine's SplitMix64 |
 
 pub mod data;
 pub mod matches;
 pub mod nnue;
+pub mod rng;
 pub mod texel;

@@ -1,11 +1,13 @@
 //! The training/validation split, by game.
 
+use crate::rng::Rng;
+
 /// Decides, reproducibly, which positions go to the validation set: whole games at a time, so that
 /// validation positions are not the neighbours of training positions in the same game. The data
 /// has no game ids, but `trine datagen` writes each game's positions together and in order, so a
 /// line starts a new game when its result differs from the previous line's or its move number is
 /// lower (see [`super::Loaded::read`]); a hash of (seed, game number across all files) compared
-/// with `fraction` decides.
+/// with `fraction` decides: the game number's draw of the generator ([`Rng::nth`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Split {
     /// Fraction of positions held out, 0..1.
@@ -23,12 +25,7 @@ impl Split {
 
     /// Whether game number `game` (counted across all files) is held out.
     pub fn is_validation(&self, game: u64) -> bool {
-        let mut z = self
-            .seed
-            .wrapping_add(game.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
+        let z = Rng::nth(self.seed, game);
         (z as f64) < self.fraction * 18_446_744_073_709_551_616.0
     }
 }
