@@ -6,16 +6,16 @@
 //! collecting what it printed ([`run_to_end`]).
 //!
 //! In the engine's own tests `trine` is the binary cargo built for them (`CARGO_BIN_EXE_trine`).
-//! Elsewhere it is `$TRINE_BIN` if set; otherwise `trine` in the profile directory of the test's
-//! own target directory (`<target>/release/trine`, which `cargo test --release --workspace`
-//! builds), and if that is missing it is built with `cargo build --release --bin trine`.
+//! Another crate's tests never trust a `trine` left in `target/` by an earlier build: the first
+//! call of [`trine_bin`] in a test process runs `cargo build --release -p trine --bin trine` into
+//! the test's own target directory, and every later call returns that binary.
 
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::{mpsc, Mutex};
+use std::sync::{mpsc, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -24,33 +24,62 @@ pub fn trine_bin() -> PathBuf {
     if let Some(p) = option_env!("CARGO_BIN_EXE_trine") {
         return PathBuf::from(p);
     }
-    if let Some(p) = std::env::var_os("TRINE_BIN") {
-        return PathBuf::from(p);
-    }
-    static BUILD: Mutex<()> = Mutex::new(());
-    let exe = std::env::current_exe().expect("test executable path");
-    // <target>/release/deps/<test> → <target>/release/trine
-    let candidate = exe
-        .parent()
-        .and_then(Path::parent)
-        .map(|d| d.join(format!("trine{}", std::env::consts::EXE_SUFFIX)))
-        .expect("target directory");
-    let _guard = BUILD.lock().unwrap_or_else(|e| e.into_inner());
-    if !candidate.exists() {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-        let status = Command::new(cargo)
-            .args(["build", "--release", "-p", "trine", "--bin", "trine"])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status()
-            .expect("run cargo build");
-        assert!(status.success(), "building trine failed");
-    }
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT.get_or_init(build_trine).clone()
+}
+
+/// Builds the current `trine` (release) with `$CARGO` (the cargo running the tests; `cargo` if
+/// unset) into [`target_dir`], and returns the binary's path.
+fn build_trine() -> PathBuf {
+    let cargo = std::env::var_os("CARGO")
+        .or_else(|| option_env!("CARGO").map(Into::into))
+        .unwrap_or_else(|| "cargo".into());
+    let target = target_dir();
+    let output = Command::new(&cargo)
+        .args([
+            "build",
+            "--release",
+            "-p",
+            "trine",
+            "--bin",
+            "trine",
+            "--target-dir",
+        ])
+        .arg(&target)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("{cargo:?} build: {e}"));
     assert!(
-        candidate.exists(),
-        "no trine binary at {}",
-        candidate.display()
+        output.status.success(),
+        "building trine failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
     );
-    candidate
+    let bin = target
+        .join("release")
+        .join(format!("trine{}", std::env::consts::EXE_SUFFIX));
+    assert!(bin.exists(), "no trine binary at {}", bin.display());
+    bin
+}
+
+/// The target directory this test executable was built in: `<target>` of
+/// `<target>/<profile>/deps/<test>`; `$CARGO_TARGET_DIR` if the executable is not in a `deps`
+/// directory.
+fn target_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    let deps = exe
+        .parent()
+        .filter(|d| d.file_name().is_some_and(|n| n == "deps"));
+    if let Some(target) = deps.and_then(Path::parent).and_then(Path::parent) {
+        return target.to_path_buf();
+    }
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => panic!(
+            "no target directory above {}: set CARGO_TARGET_DIR",
+            exe.display()
+        ),
+    }
 }
 
 /// A thread that hands `stream` over line by line until it ends or nobody listens.
