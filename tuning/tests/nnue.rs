@@ -6,17 +6,17 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use trine_tuning::nnue::data::{load, Split};
+use trine_tuning::data::Split;
 use trine_tuning::nnue::export::{file_len, Quantised};
 use trine_tuning::nnue::train::{mean_loss, train, Config, EpochReport};
-use trine_tuning::nnue::{Dataset, Network};
+use trine_tuning::nnue::{Dataset, Loaded, Network};
 
 fn sample_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/sample.txt")
 }
 
 fn sample() -> Dataset {
-    let loaded = load(&[sample_path()], Split::NONE).expect("tuning/data/sample.txt");
+    let loaded = Loaded::load(&[sample_path()], Split::NONE).expect("tuning/data/sample.txt");
     assert_eq!(loaded.stats.malformed, 0, "{:?}", loaded.stats.examples);
     assert!(
         loaded.train.len() > 2000,
@@ -83,7 +83,7 @@ fn early_stopping_keeps_the_best_network() {
     let data = sample();
     // A step size far too large: the validation loss gets worse, and the run stops after
     // `patience` epochs without improvement, keeping the starting network (epoch 0).
-    let loaded = load(
+    let loaded = Loaded::load(
         &[sample_path()],
         Split {
             fraction: 0.2,

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 
 use shakmaty::Position;
 
-use trine_tuning::nnue::data::{load, Split};
+use trine_tuning::data::Split;
+use trine_tuning::nnue::data::Loaded;
 use trine_tuning::nnue::export::Quantised;
 use trine_tuning::nnue::train::{train, Config};
 
@@ -22,7 +23,7 @@ fn the_engine_evaluates_a_trained_network_as_the_trainer_does() {
 /// with the trainer's on every sample position (their piece counts reach most buckets).
 fn engine_agrees(buckets: usize) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/sample.txt");
-    let loaded = load(&[&path], Split::NONE).unwrap();
+    let loaded = Loaded::load(&[&path], Split::NONE).unwrap();
     let cfg = Config {
         hidden: 32,
         buckets,

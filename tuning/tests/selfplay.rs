@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use std::time::Duration;
-use trine_tuning::openings::parse_pgn;
+use trine_tuning::matches::openings::parse_pgn;
 
 const LIMIT: Duration = Duration::from_secs(180);
 

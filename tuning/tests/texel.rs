@@ -12,7 +12,8 @@ use std::process::Command;
 use shakmaty::{Color, Position};
 use trine::eval::params::{self, weights_source, GROUPS, LEN, S};
 use trine::eval::{self, DEFAULT_PARAMS};
-use trine_tuning::texel::data::{load, parse_line, Dataset, Loaded, Split};
+use trine_tuning::data::{parse_line, Split};
+use trine_tuning::texel::data::{Dataset, Loaded};
 use trine_tuning::texel::model::{self, from_table, sigmoid, Against};
 use trine_tuning::texel::optimise::{fit_k, group, trainable};
 use trine_tuning::texel::report::{largest_changes, parse_weights_source, read_table};
@@ -23,7 +24,7 @@ fn sample_path() -> PathBuf {
 }
 
 fn sample() -> Dataset {
-    let loaded = load(&[sample_path()], Split::NONE).expect("tuning/data/sample.txt");
+    let loaded = Loaded::load(&[sample_path()], Split::NONE).expect("tuning/data/sample.txt");
     assert_eq!(loaded.stats.malformed, 0, "{:?}", loaded.stats.examples);
     assert!(
         loaded.train.len() > 1000,
@@ -238,7 +239,7 @@ fn good_lines_parse_and_bad_lines_are_counted() {
         fraction: 0.3,
         seed: 5,
     };
-    let loaded = load(&[sample_path()], split).unwrap();
+    let loaded = Loaded::load(&[sample_path()], split).unwrap();
     let held = loaded.validation.len() as f64 / loaded.stats.positions as f64;
     assert!(loaded.stats.games >= 20, "{} games", loaded.stats.games);
     assert!(held > 0.05 && held < 0.6, "held out {held}");

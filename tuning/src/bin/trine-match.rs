@@ -1,9 +1,9 @@
 //! `trine-match`: plays two UCI engines against each other (see `trine-match --help`).
 //! Exit status 0 when the match ran, 1 on a configuration or I/O error, 2 on bad flags.
 
-use trine_tuning::cli::Cli;
-use trine_tuning::engine::process::set_debug;
-use trine_tuning::runner::run_match;
+use trine_tuning::matches::cli::Cli;
+use trine_tuning::matches::engine::process::set_debug;
+use trine_tuning::matches::runner::run_match;
 
 fn main() {
     let cli = match Cli::parse_args(std::env::args_os()) {

@@ -7,10 +7,11 @@ use std::time::Instant;
 
 use clap::Parser;
 
-use super::data::{load, Split};
+use super::data::Loaded;
 use super::export::{self, file_len};
 use super::train::{train, Config, EpochReport};
 use super::Network;
+use crate::data::Split;
 
 /// Trains Trine's NNUE (docs/nnue.md) on `<FEN> | <score> | <result>` data (as written by
 /// `trine datagen`): mini-batch Adam on the mean squared error between `sigmoid(K · cp / 400)`
@@ -150,7 +151,7 @@ pub fn run(args: Args) -> Result<(), String> {
         fraction: args.validation,
         seed: args.seed,
     };
-    let mut loaded = load(&args.data, split).map_err(|e| e.to_string())?;
+    let mut loaded = Loaded::load(&args.data, split).map_err(|e| e.to_string())?;
     if args.mirror {
         loaded.train.add_mirrors();
     }

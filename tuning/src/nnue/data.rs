@@ -1,21 +1,15 @@
-//! Training data for the NNUE trainer: `<FEN> | <score> | <result>` lines as `trine datagen` writes
-//! them (score in centipawns, result 1.0/0.5/0.0, both from white's point of view) are read in
-//! chunks, parsed with the engine's own reader (`trine::datagen::parse_line`) and encoded in
-//! parallel (rayon), and kept in a compact [`Dataset`]: per position the active features of the
-//! side to move's perspective and of the other one (u16 each, in one flat vector), and the score
-//! and result turned to the side to move's point of view — about 110 bytes a position. The
-//! training/validation split is by game, exactly as the Texel tuner's (`texel::Split`); malformed
-//! lines are counted and skipped, never fatal.
-
-use std::fs::File;
-use std::io::{self, BufRead, BufReader};
-use std::path::Path;
+//! The NNUE trainer's positions: every data line (read by [`crate::data`]) is encoded while it
+//! is loaded, in parallel, and kept in a compact [`Dataset`]: per position the active features of
+//! the side to move's perspective and of the other one (u16 each, in one flat vector), and the
+//! score and result turned to the side to move's point of view — about 110 bytes a position.
 
 use shakmaty::{Chess, Color, Position};
-use trine::datagen::GameResult;
 
 use super::features::{push_active, MAX_ACTIVE};
-pub use crate::texel::data::{read_lines, LoadStats, Split};
+use crate::data::{Positions, Sample};
+
+/// The NNUE trainer's data, split into a training and a validation set.
+pub type Loaded = crate::data::Loaded<Dataset>;
 
 /// One position of a [`Dataset`], borrowed.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -134,7 +128,7 @@ impl Dataset {
 
 /// One encoded position before it is stored (fixed size, no allocation).
 #[derive(Clone, Copy, Debug)]
-struct Encoded {
+pub struct Encoded {
     /// Side to move's features at `[0, count)`, the other's at `[MAX_ACTIVE, MAX_ACTIVE + count)`.
     features: [u16; 2 * MAX_ACTIVE],
     count: u8,
@@ -170,79 +164,22 @@ impl Encoded {
     }
 }
 
-/// Loaded data, split into a training and a validation set.
-#[derive(Clone, Debug, Default)]
-pub struct Loaded {
-    /// Positions the gradient is computed on.
-    pub train: Dataset,
-    /// Held-out positions for early stopping.
-    pub validation: Dataset,
-    /// Line counts.
-    pub stats: LoadStats,
-}
+impl Positions for Dataset {
+    type Encoded = Encoded;
 
-impl Loaded {
-    /// Nothing loaded yet.
-    pub fn new() -> Loaded {
-        Loaded::default()
+    fn encode(s: Sample) -> Result<Encoded, String> {
+        Encoded::new(&s.pos, s.score, s.result)
     }
 
-    /// Reads every line of `reader` (named `name` in messages) into the sets, games told apart
-    /// and split as the Texel tuner's loader does ([`read_lines`]).
-    pub fn read(&mut self, reader: impl BufRead, name: &str, split: Split) -> io::Result<()> {
-        let (train, validation) = (&mut self.train, &mut self.validation);
-        read_lines(
-            reader,
-            name,
-            split,
-            &mut self.stats,
-            |text| {
-                let line = trine::datagen::parse_line(text)?;
-                let result = match line.result {
-                    GameResult::WhiteWin => 1.0,
-                    GameResult::Draw => 0.5,
-                    GameResult::BlackWin => 0.0,
-                };
-                let e = Encoded::new(&line.pos, line.score, result)?;
-                Ok((e, result, line.pos.fullmoves().get()))
-            },
-            |e, _, held_out| {
-                let set = if held_out {
-                    &mut *validation
-                } else {
-                    &mut *train
-                };
-                set.push_encoded(&e);
-            },
-        )
+    fn add(&mut self, e: Encoded) {
+        self.push_encoded(&e);
     }
-
-    /// Reads a file (see [`Loaded::read`]).
-    pub fn read_file(&mut self, path: &Path, split: Split) -> io::Result<()> {
-        let file = File::open(path)?;
-        self.read(
-            BufReader::with_capacity(1 << 20, file),
-            &path.display().to_string(),
-            split,
-        )
-    }
-}
-
-/// Loads every file in order.
-pub fn load(paths: &[impl AsRef<Path>], split: Split) -> io::Result<Loaded> {
-    let mut loaded = Loaded::new();
-    for p in paths {
-        let p = p.as_ref();
-        loaded
-            .read_file(p, split)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", p.display())))?;
-    }
-    Ok(loaded)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::data::Split;
     use crate::nnue::features::active;
     use std::io::Cursor;
 
@@ -318,8 +255,8 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 | x | 1.0
             fraction: 0.3,
             seed: 5,
         };
-        let ours = load(&[&path], split).unwrap();
-        let texel = crate::texel::data::load(&[&path], split).unwrap();
+        let ours = Loaded::load(&[&path], split).unwrap();
+        let texel = crate::texel::data::Loaded::load(&[&path], split).unwrap();
         assert_eq!(ours.train.len(), texel.train.len());
         assert_eq!(ours.validation.len(), texel.validation.len());
         assert_eq!(ours.stats, texel.stats);

@@ -174,12 +174,12 @@ pub fn write(net: &Network, path: &Path) -> io::Result<()> {
 mod tests {
     use super::*;
     use crate::nnue::model::Scratch;
-    use crate::nnue::rng::Rng;
+    use crate::nnue::seeded_rng;
     use crate::nnue::CLIP;
 
     fn clipped_random(h: usize, buckets: usize, seed: u64) -> Network {
         let mut net = Network::random(h, buckets, seed);
-        let mut rng = Rng::new(seed + 100);
+        let mut rng = seeded_rng(seed + 100);
         let l = net.layers_mut();
         l.b1.iter_mut().for_each(|b| *b = rng.symmetric(0.4));
         l.w2.iter_mut().for_each(|w| *w = rng.symmetric(CLIP));

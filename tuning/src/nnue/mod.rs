@@ -11,8 +11,7 @@
 //! | module | role |
 //! |---|---|
 //! | [`features`] | the 768 input features of a position, per perspective |
-//! | [`data`] | loading and splitting data into a compact [`data::Dataset`] |
-//! | [`rng`] | the small deterministic generator behind initialisation and shuffling |
+//! | [`data`] | encoding the loaded data into a compact [`data::Dataset`] |
 //! | [`model`] | the float network: forward pass, loss, and the backward pass of one position |
 //! | [`mod@train`] | the Adam loop: batches in parallel, validation, learning-rate drops, early stop |
 //! | [`export`] | the quantised file format: writer, reader, and its integer inference |
@@ -23,14 +22,22 @@ pub mod data;
 pub mod export;
 pub mod features;
 pub mod model;
-pub mod rng;
 pub mod train;
 
-pub use data::{load, Dataset, Entry};
+pub use data::{Dataset, Entry, Loaded};
 pub use export::Quantised;
 pub use features::INPUTS;
 pub use model::Network;
 pub use train::{train, Config, Outcome};
+
+use crate::rng::Rng;
+
+/// The generator behind the trainer's initial weights and shuffles for `seed`: [`Rng`] from `seed`
+/// with the trainer's own salt, so that the trainer's draws differ from the other tools' under the
+/// same seed.
+pub fn seeded_rng(seed: u64) -> Rng {
+    Rng::new(seed ^ 0x5DEE_CE66_D1CE_4E5B)
+}
 
 /// Centipawns per unit of the network's raw output (`SCALE` of the file format).
 pub const SCALE: u32 = 400;

@@ -12,7 +12,7 @@ use shakmaty::{Chess, Position};
 
 use super::data::Entry;
 use super::features::{active, INPUTS};
-use super::rng::Rng;
+use super::seeded_rng;
 use super::SCALE;
 
 /// Most output buckets (as the file format allows).
@@ -178,7 +178,7 @@ impl Network {
     /// buckets existed).
     pub fn random(hidden: usize, buckets: usize, seed: u64) -> Network {
         let mut net = Network::zeros(hidden, buckets);
-        let mut rng = Rng::new(seed);
+        let mut rng = seeded_rng(seed);
         let l = split_mut(&mut net.params, hidden, buckets);
         let r1 = 1.0 / (32.0f32).sqrt();
         l.w1.iter_mut().for_each(|w| *w = rng.symmetric(r1));
@@ -370,6 +370,7 @@ fn output_grad(a: &[f32], w2: &[f32], g: f32, g2: &mut [f32], d: &mut [f32]) {
 mod tests {
     use super::*;
     use crate::nnue::data::Dataset;
+    use crate::rng::Rng;
 
     /// The bucket of a position with `n` pieces among `buckets`, written out as docs/nnue.md has
     /// it.
@@ -469,7 +470,7 @@ mod tests {
         let (k, lambda) = (2.2, 0.3);
         let mut net = Network::random(h, buckets, 3);
         // Larger output weights and biases than at the start of training, so every term matters.
-        let mut rng = Rng::new(11);
+        let mut rng = seeded_rng(11);
         perturb(&mut net, &mut rng, [1.5, 0.3, 0.2]);
         let np = param_count(h, buckets);
         let mut grad = vec![0.0f32; np];
@@ -555,7 +556,7 @@ mod tests {
         let h = 16;
         for buckets in [1, 8] {
             let mut net = Network::random(h, buckets, 9);
-            perturb(&mut net, &mut Rng::new(4), [1.0, 0.5, 0.05]);
+            perturb(&mut net, &mut seeded_rng(4), [1.0, 0.5, 0.05]);
             let p64: Vec<f64> = net.params.iter().map(|&x| f64::from(x)).collect();
             let data = sample(20);
             for i in 0..data.len() {

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use super::data::Dataset;
 use super::model::{check_buckets, check_hidden, param_count, Network, Scratch};
-use super::rng::Rng;
+use super::seeded_rng;
 use super::CLIP;
 
 /// Settings of a run.
@@ -257,7 +257,7 @@ pub fn train(
             scratch: Scratch::new(h),
         })
         .collect();
-    let mut rng = Rng::new(cfg.seed.wrapping_mul(0xD1B5_4A32_D192_ED03) ^ 0x5851_F42D);
+    let mut rng = seeded_rng(cfg.seed.wrapping_mul(0xD1B5_4A32_D192_ED03) ^ 0x5851_F42D);
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let mut best = net.clone();
     let mut best_loss = f64::INFINITY;

@@ -10,10 +10,11 @@ use clap::Parser;
 use trine::eval::params::{unit_name, weights_source, LEN, S};
 use trine::eval::DEFAULT_PARAMS;
 
-use super::data::{load, Split};
+use super::data::Loaded;
 use super::optimise::group;
 use super::report::{changes_text, header, largest_changes, parse_weights_source, read_table};
 use super::tune::{tune, Config};
+use crate::data::Split;
 
 /// Texel tuning of Trine's evaluation weights on `<FEN> | <score> | <result>` data (as written
 /// by `trine datagen`): full-batch Adam on the mean squared error between the sigmoid of the
@@ -135,7 +136,7 @@ pub fn run(args: Args) -> Result<(), String> {
         fraction: args.validation,
         seed: args.seed,
     };
-    let mut loaded = load(&args.data, split).map_err(|e| e.to_string())?;
+    let mut loaded = Loaded::load(&args.data, split).map_err(|e| e.to_string())?;
     let secs = t.elapsed().as_secs_f64();
     let stats = &loaded.stats;
     eprintln!(

@@ -8,7 +8,7 @@
 //!
 //! | module | role |
 //! |---|---|
-//! | [`data`] | parsing and tracing the data in parallel into a compact sparse [`data::Dataset`] |
+//! | [`data`] | tracing the loaded data into a compact sparse [`data::Dataset`] |
 //! | [`model`] | evaluation from traces with `f64` weights, sigmoid, error and its gradient |
 //! | [`optimise`] | fitting K, Adam, which parameters are frozen |
 //! | [`mod@tune`] | one run: K, targets, epochs, early stopping |
@@ -22,6 +22,6 @@ pub mod optimise;
 pub mod report;
 pub mod tune;
 
-pub use data::{load, parse_line, Dataset, LoadStats, Loaded, Split};
+pub use data::{Dataset, Loaded};
 pub use model::{sigmoid, PARAMS};
 pub use tune::{tune, Config, Outcome};

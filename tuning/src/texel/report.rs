@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use trine::eval::params::{name, LEN, S};
 
-use super::data::LoadStats;
 use super::tune::{Config, Outcome};
+use crate::data::LoadStats;
 
 /// Header lines of the generated weights file: data, positions, K, lambda (and l2 if used), epochs,
 /// errors.

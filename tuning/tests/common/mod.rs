@@ -1,19 +1,20 @@
-//! Helpers shared by the integration tests: locating the Trine binary and the test engines,
-//! running `trine-match` with a hard wall-clock limit, and scratch directories.
-//!
-//! The Trine binary is `$TRINE_BIN` if set; otherwise `trine` beside the test's own target
-//! directory (`<target>/release/trine`, which `cargo test --release --workspace` builds), and
-//! if that is missing it is built with `cargo build --release --bin trine`.
+//! Helpers shared by the tuning crate's integration tests: the engine-process harness of the
+//! engine's tests (`tests/engine_process/mod.rs` at the repository root: the Trine binary, and
+//! programs run under a wall-clock limit), plus the test engines, `trine-match` runs, scratch
+//! directories and PGN tags.
 
 #![allow(dead_code)]
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
-static BUILD: Mutex<()> = Mutex::new(());
+#[path = "../../../tests/engine_process/mod.rs"]
+mod engine_process;
+
+// Not every test binary uses every item.
+#[allow(unused_imports)]
+pub use engine_process::{run_to_end, trine_bin, Engine, Run};
 
 /// The repository root (the directory above `tuning/`).
 pub fn repo_root() -> PathBuf {
@@ -21,36 +22,6 @@ pub fn repo_root() -> PathBuf {
         .parent()
         .expect("tuning/ has a parent")
         .to_path_buf()
-}
-
-/// The Trine binary to test against.
-pub fn trine_bin() -> PathBuf {
-    if let Some(p) = std::env::var_os("TRINE_BIN") {
-        return PathBuf::from(p);
-    }
-    let exe = std::env::current_exe().expect("test executable path");
-    // <target>/release/deps/<test> → <target>/release/trine
-    let candidate = exe
-        .parent()
-        .and_then(Path::parent)
-        .map(|d| d.join(format!("trine{}", std::env::consts::EXE_SUFFIX)))
-        .expect("target directory");
-    let _guard = BUILD.lock().unwrap_or_else(|e| e.into_inner());
-    if !candidate.exists() {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-        let status = Command::new(cargo)
-            .args(["build", "--release", "--bin", "trine"])
-            .current_dir(repo_root())
-            .status()
-            .expect("run cargo build");
-        assert!(status.success(), "building trine failed");
-    }
-    assert!(
-        candidate.exists(),
-        "no trine binary at {}",
-        candidate.display()
-    );
-    candidate
 }
 
 /// The `trine-match` binary of this crate.
@@ -92,57 +63,10 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -
     path
 }
 
-/// What a `trine-match` run produced.
-pub struct Run {
-    /// Exit status code (`None` if killed by a signal).
-    pub code: Option<i32>,
-    /// Everything printed on stdout and stderr.
-    pub output: String,
-    /// Wall-clock time taken.
-    pub elapsed: Duration,
-}
-
 /// Runs `trine-match` with `args`, killing it and failing the test if it takes longer than
 /// `limit`.
 pub fn run_match(args: &[String], limit: Duration) -> Run {
-    let start = Instant::now();
-    let mut child = Command::new(match_bin())
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start trine-match");
-    let mut stdout = child.stdout.take().expect("stdout");
-    let mut stderr = child.stderr.take().expect("stderr");
-    let out_thread = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stdout.read_to_string(&mut s);
-        s
-    });
-    let err_thread = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stderr.read_to_string(&mut s);
-        s
-    });
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("trine-match did not finish within {limit:?}: args {args:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let mut output = out_thread.join().unwrap_or_default();
-    output.push_str(&err_thread.join().unwrap_or_default());
-    Run {
-        code: status.code(),
-        output,
-        elapsed: start.elapsed(),
-    }
+    run_to_end(Command::new(match_bin()).args(args), limit)
 }
 
 /// Splits a command line written with spaces into arguments.

@@ -5,10 +5,10 @@
 
 use super::result::{color_name, GameResult, Termination};
 use super::rules::{position_key, rules_verdict};
-use crate::adjudication::{Adjudicator, DrawRule, ResignRule, Verdict};
-use crate::engine::{EngineSlot, Failure, FailureKind, SearchReply};
-use crate::openings::Opening;
-use crate::tc::{go_command, Clock, Limit, TimeControl};
+use crate::matches::adjudication::{Adjudicator, DrawRule, ResignRule, Verdict};
+use crate::matches::engine::{EngineSlot, Failure, FailureKind, SearchReply};
+use crate::matches::openings::Opening;
+use crate::matches::tc::{go_command, Clock, Limit, TimeControl};
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
@@ -273,7 +273,7 @@ mod tests {
         assert!(legal_move(&p, "(none)").is_none());
         assert!(legal_move(&p, "").is_none());
         assert!(legal_move(&p, "e7e5").is_none());
-        let castle = crate::openings::parse_epd("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+        let castle = crate::matches::openings::parse_epd("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
             .unwrap()
             .remove(0)
             .start;

@@ -3,11 +3,11 @@
 //! counts, SPRT state) and the final summary with each engine's failures.
 
 use super::tally::Tally;
-use crate::game::GameRecord;
-use crate::stats::elo::{
+use crate::matches::game::GameRecord;
+use crate::matches::stats::elo::{
     all_lost_upper_bound, estimate_pentanomial, estimate_trinomial, normalized_elo,
 };
-use crate::stats::sprt::Sprt;
+use crate::matches::stats::sprt::Sprt;
 
 fn elo_text(v: f64) -> String {
     if v.is_infinite() {

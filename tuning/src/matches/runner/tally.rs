@@ -2,8 +2,8 @@
 //! win/draw/loss counts, the pentanomial counts of completed opening pairs, the endings seen,
 //! and each engine's failures (time losses, illegal moves, crashes, stalls).
 
-use crate::game::{GameResult, Termination};
-use crate::stats::{Pentanomial, Wdl};
+use crate::matches::game::{GameResult, Termination};
+use crate::matches::stats::{Pentanomial, Wdl};
 use shakmaty::Color;
 use std::collections::{BTreeMap, HashMap};
 

@@ -2,13 +2,13 @@
 //! (`--engine cmd=... name=... option.Hash=16`, `--tc 8+0.08`, `--sprt elo0=0 elo1=5`, ...)
 //! and their translation into a [`MatchConfig`].
 
-use crate::adjudication::{DrawRule, ResignRule};
-use crate::engine::EngineConfig;
-use crate::game::GameSettings;
-use crate::openings;
-use crate::runner::MatchConfig;
-use crate::stats::sprt::Sprt;
-use crate::tc::{Limit, TimeControl};
+use crate::matches::adjudication::{DrawRule, ResignRule};
+use crate::matches::engine::EngineConfig;
+use crate::matches::game::GameSettings;
+use crate::matches::openings;
+use crate::matches::runner::MatchConfig;
+use crate::matches::stats::sprt::Sprt;
+use crate::matches::tc::{Limit, TimeControl};
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
 use std::path::PathBuf;
 use std::time::Duration;

@@ -13,6 +13,8 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 use std::path::Path;
 
+use crate::rng::Rng;
+
 /// One opening: a start position and the book moves played from it.
 #[derive(Clone, Debug)]
 pub struct Opening {
@@ -76,39 +78,12 @@ pub fn load(path: &Path, plies: Option<usize>) -> Result<Vec<Opening>, String> {
     Ok(openings)
 }
 
-/// SplitMix64 (the engine's [`trine::datagen::game::Rng`]) with an unbiased `below`, for
-/// reproducible shuffles.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(trine::datagen::game::Rng);
-
-impl SplitMix64 {
-    /// A generator seeded with `seed`.
-    pub fn new(seed: u64) -> Self {
-        Self(trine::datagen::game::Rng::new(seed))
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-
-    /// A number in `0..n` (`n > 0`), by rejection so every value is equally likely.
-    pub fn below(&mut self, n: u64) -> u64 {
-        let zone = u64::MAX - u64::MAX % n;
-        loop {
-            let v = self.next_u64();
-            if v < zone {
-                return v % n;
-            }
-        }
-    }
-}
-
-/// Fisher–Yates shuffle driven by `seed`: the same seed gives the same order.
+/// Fisher–Yates shuffle driven by `seed` (exactly uniform draws, [`Rng::below_exact`]): the same
+/// seed gives the same order.
 pub fn shuffle<T>(items: &mut [T], seed: u64) {
-    let mut rng = SplitMix64::new(seed);
+    let mut rng = Rng::new(seed);
     for i in (1..items.len()).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
+        let j = rng.below_exact(i as u64 + 1) as usize;
         items.swap(i, j);
     }
 }
@@ -131,6 +106,10 @@ mod tests {
         let mut c: Vec<u32> = (0..100).collect();
         shuffle(&mut c, 8);
         assert_ne!(a, c);
+        // A seed's order is fixed: `--random-order --seed 7` plays the openings in this order.
+        let mut d: Vec<u32> = (0..12).collect();
+        shuffle(&mut d, 7);
+        assert_eq!(d, [10, 11, 5, 1, 7, 4, 8, 2, 9, 6, 0, 3]);
     }
 
     #[test]

@@ -6,11 +6,11 @@
 pub mod report;
 pub mod tally;
 
-use crate::engine::{EngineConfig, EngineSlot, UciEngine};
-use crate::game::{play_game, GameRecord, GameSettings};
-use crate::openings::Opening;
-use crate::pgn;
-use crate::stats::sprt::{Sprt, SprtDecision};
+use crate::matches::engine::{EngineConfig, EngineSlot, UciEngine};
+use crate::matches::game::{play_game, GameRecord, GameSettings};
+use crate::matches::openings::Opening;
+use crate::matches::pgn;
+use crate::matches::stats::sprt::{Sprt, SprtDecision};
 use crossbeam::channel;
 use shakmaty::Color;
 use std::io::Write;

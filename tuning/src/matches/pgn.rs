@@ -2,7 +2,7 @@
 //! position, `TimeControl`, `Termination` and `PlyCount`; SAN moves with their comments, the
 //! detailed reason of the ending as the final comment, lines kept under 80 characters.
 
-use crate::game::GameRecord;
+use crate::matches::game::GameRecord;
 use shakmaty::{Color, Position};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -111,8 +111,8 @@ pub fn format_game(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{GameResult, PlayedMove, Termination};
-    use crate::openings::{parse_epd, parse_pgn};
+    use crate::matches::game::{GameResult, PlayedMove, Termination};
+    use crate::matches::openings::{parse_epd, parse_pgn};
 
     #[test]
     fn dates() {
