@@ -15,7 +15,7 @@ use shakmaty::fen::Fen;
 use shakmaty::{EnPassantMode, Position};
 
 use crate::board::move_to_uci;
-use crate::search::{is_mate, mate_moves};
+use crate::score::{is_mate, mate_moves};
 use crate::tt::learn::{
     export_epd, import_epd, LearnFile, LearnTable, LoadStatus, Origin, DEFAULT_CAPACITY,
     FORMAT_VERSION, MAX_CAPACITY,

@@ -263,7 +263,7 @@ pub fn play_game(settings: &GameSettings, index: u64) -> Result<PlayedGame, Stri
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::search::MATE;
+    use crate::score::MATE;
     use shakmaty::{fen::Fen, CastlingMode, Chess};
 
     fn fen(game: &Game) -> String {

@@ -5,9 +5,10 @@
 use shakmaty::{Move, Position};
 
 use super::node_type::{NodeType, Outcome};
-use super::{is_mate, Searcher, INF, MATE, MAX_DEPTH, MAX_PLY};
+use super::{Searcher, MAX_DEPTH};
 use crate::board::{Board, Game};
-use crate::tt::{score_to_tt, Bound, PackedMove};
+use crate::score::{eval_to_tt, is_mate, score_to_tt, INF, MATE, MAX_PLY};
+use crate::tt::{Bound, PackedMove};
 use crate::uci::info;
 
 /// One principal variation from the root.
@@ -283,7 +284,7 @@ impl Searcher {
                 score_to_tt(best, 0),
                 // The static evaluation, as every other node stores it: a later search that
                 // meets this position below its root (analysis stepping back a move) reads it.
-                crate::tt::eval_to_tt(root.in_check(), static_eval),
+                eval_to_tt(root.in_check(), static_eval),
                 depth.clamp(0, 255) as u8,
                 bound,
                 false,

@@ -6,9 +6,10 @@ use shakmaty::{MoveList, Position};
 
 use super::movepick::{see_non_negative, MovePicker};
 use super::tactical::captures_and_promotions;
-use super::{mated_in, Searcher, MATE, MAX_PLY};
+use super::Searcher;
 use crate::board::Board;
-use crate::tt::{self, score_to_tt, Bound, EntryData, PackedMove};
+use crate::score::{eval_to_tt, mated_in, score_to_tt, MATE, MAX_PLY};
+use crate::tt::{self, Bound, EntryData, PackedMove};
 
 impl Searcher {
     /// Quiescence search of `b` at `ply` with window (`alpha`, `beta`); fail-soft.
@@ -126,7 +127,7 @@ impl Searcher {
             key,
             best_move.map_or(PackedMove::NONE, PackedMove::new),
             score_to_tt(best, ply),
-            tt::eval_to_tt(in_check, stand_pat),
+            eval_to_tt(in_check, stand_pat),
             0,
             bound,
             false,

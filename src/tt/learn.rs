@@ -1202,7 +1202,7 @@ mod tests {
         assert!(!f.lock_path().exists(), "a read creates no lock file");
         let mut es = sample(300, 9);
         es[0].best_move = 0;
-        es[1].score = (3 - crate::search::MATE) as i16;
+        es[1].score = (3 - crate::score::MATE) as i16;
         es[2].origin = Origin::Human;
         es[3].origin = Origin::Imported;
         assert_eq!(f.store(&es[..100]), Ok(100));

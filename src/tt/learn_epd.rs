@@ -16,7 +16,7 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, PositionErro
 
 use super::learn::{LearnEntry, Origin};
 use crate::board::parse_uci_move;
-use crate::search::{is_mate, mate_moves, MATE};
+use crate::score::{is_mate, mate_moves, MATE};
 
 /// The EPD line for one entry (no trailing newline), or why its position cannot be rebuilt.
 pub fn entry_to_epd(e: &LearnEntry) -> Result<String, String> {

@@ -9,7 +9,8 @@ use std::path::PathBuf;
 use std::time::SystemTime;
 
 use crate::board::Game;
-use crate::search::{SearchResult, MATE_BOUND};
+use crate::score::MATE_BOUND;
+use crate::search::SearchResult;
 use crate::tt::learn::{LearnEntry, LearnFile, LearnTable, LoadStatus, Origin};
 use crate::tt::{PackedMove, Table};
 
