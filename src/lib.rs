@@ -12,6 +12,7 @@ pub mod board;
 pub mod console;
 pub mod datagen;
 pub mod eval;
+pub mod learn;
 pub mod learn_cli;
 pub mod nnue;
 pub mod perft;

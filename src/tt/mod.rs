@@ -4,8 +4,6 @@
 //! [`crate::score`].
 
 pub mod entry;
-pub mod learn;
-pub mod learn_epd;
 pub mod table;
 
 pub use entry::{Bound, EntryData, PackedMove};
