@@ -1,6 +1,6 @@
 //! Training data for the NNUE trainer: `<FEN> | <score> | <result>` lines as `trine datagen` writes
 //! them (score in centipawns, result 1.0/0.5/0.0, both from white's point of view) are read in
-//! chunks, parsed with the engine's own reader (`trine::datagen::parse_line`) and encoded in
+//! chunks, parsed with the engine's own reader (`trine::tools::datagen::parse_line`) and encoded in
 //! parallel (rayon), and kept in a compact [`Dataset`]: per position the active features of the
 //! side to move's perspective and of the other one (u16 each, in one flat vector), and the score
 //! and result turned to the side to move's point of view — about 110 bytes a position. The
@@ -12,7 +12,7 @@ use std::io::{self, BufRead, BufReader};
 use std::path::Path;
 
 use shakmaty::{Chess, Color, Position};
-use trine::datagen::GameResult;
+use trine::tools::datagen::GameResult;
 
 use super::features::{push_active, MAX_ACTIVE};
 pub use crate::texel::data::{read_lines, LoadStats, Split};
@@ -197,7 +197,7 @@ impl Loaded {
             split,
             &mut self.stats,
             |text| {
-                let line = trine::datagen::parse_line(text)?;
+                let line = trine::tools::datagen::parse_line(text)?;
                 let result = match line.result {
                     GameResult::WhiteWin => 1.0,
                     GameResult::Draw => 0.5,
@@ -301,7 +301,7 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 | x | 1.0
         assert_eq!(d.len(), 3);
         let first = d.get(0);
         assert_eq!((first.score, first.result), (-30.0, 0.0));
-        let pos: Chess = trine::datagen::parse_line(text.lines().next().unwrap())
+        let pos: Chess = trine::tools::datagen::parse_line(text.lines().next().unwrap())
             .unwrap()
             .pos;
         assert_eq!(first.stm, &active(pos.board(), Color::Black)[..]);

@@ -1,15 +1,17 @@
 //! A small deterministic pseudo-random generator (SplitMix64): the network's initial weights and
 //! each epoch's shuffle follow from `--seed` alone, on any machine and thread count.
 
-/// The engine's SplitMix64 generator (`trine::datagen::game::Rng`), with the draws the trainer
+/// The engine's SplitMix64 generator (`trine::tools::datagen::game::Rng`), with the draws the trainer
 /// needs.
 #[derive(Clone, Debug)]
-pub struct Rng(trine::datagen::game::Rng);
+pub struct Rng(trine::tools::datagen::game::Rng);
 
 impl Rng {
     /// A generator started from `seed`.
     pub fn new(seed: u64) -> Rng {
-        Rng(trine::datagen::game::Rng::new(seed ^ 0x5DEE_CE66_D1CE_4E5B))
+        Rng(trine::tools::datagen::game::Rng::new(
+            seed ^ 0x5DEE_CE66_D1CE_4E5B,
+        ))
     }
 
     /// The next 64 random bits.

@@ -76,15 +76,15 @@ pub fn load(path: &Path, plies: Option<usize>) -> Result<Vec<Opening>, String> {
     Ok(openings)
 }
 
-/// SplitMix64 (the engine's [`trine::datagen::game::Rng`]) with an unbiased `below`, for
+/// SplitMix64 (the engine's [`trine::tools::datagen::game::Rng`]) with an unbiased `below`, for
 /// reproducible shuffles.
 #[derive(Clone, Debug)]
-pub struct SplitMix64(trine::datagen::game::Rng);
+pub struct SplitMix64(trine::tools::datagen::game::Rng);
 
 impl SplitMix64 {
     /// A generator seeded with `seed`.
     pub fn new(seed: u64) -> Self {
-        Self(trine::datagen::game::Rng::new(seed))
+        Self(trine::tools::datagen::game::Rng::new(seed))
     }
 
     /// The next 64 random bits.

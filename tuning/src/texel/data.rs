@@ -11,8 +11,8 @@ use std::path::Path;
 
 use rayon::prelude::*;
 use shakmaty::{Chess, Position};
-use trine::datagen::GameResult;
 use trine::eval::{self, Trace};
+use trine::tools::datagen::GameResult;
 
 use super::model::sigmoid;
 
@@ -42,9 +42,9 @@ pub struct Sample {
 }
 
 /// Parses `<FEN> | <score> | <result>` with the engine's own reader of the format
-/// (`trine::datagen::parse_line`); the error says what was wrong.
+/// (`trine::tools::datagen::parse_line`); the error says what was wrong.
 pub fn parse_line(line: &str) -> Result<Sample, String> {
-    let l = trine::datagen::parse_line(line)?;
+    let l = trine::tools::datagen::parse_line(line)?;
     let result = match l.result {
         GameResult::WhiteWin => 1.0,
         GameResult::Draw => 0.5,

@@ -83,7 +83,7 @@ impl FileArgs {
 }
 
 /// Runs one `trine learn` command.
-pub fn run(args: LearnArgs) -> ExitCode {
+pub fn run_cli(args: LearnArgs) -> ExitCode {
     let result = match args.command {
         LearnCommand::Stats(f) => stats(&f),
         LearnCommand::Show(f) => show(&f),
