@@ -15,7 +15,7 @@ use super::params as p;
 use super::Searcher;
 use crate::board::Board;
 use crate::score::{eval_to_tt, mated_in, score_from_tt, score_to_tt, MATE, MATE_BOUND, MAX_PLY};
-use crate::tt::{self, Bound, PackedMove};
+use crate::tt::{self, Bound, NewEntry, PackedMove};
 
 /// True if the side to move has a piece other than pawns and king (null move is unsafe otherwise).
 #[inline]
@@ -312,12 +312,14 @@ impl Searcher {
         };
         self.tt.store(
             key,
-            best_move.map_or(PackedMove::NONE, PackedMove::new),
-            score_to_tt(best, ply),
-            eval_to_tt(in_check, static_eval),
-            depth.clamp(0, 255) as u8,
-            bound,
-            false,
+            NewEntry {
+                mv: best_move.map_or(PackedMove::NONE, PackedMove::new),
+                score: score_to_tt(best, ply),
+                eval: eval_to_tt(in_check, static_eval),
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+                pinned: false,
+            },
         );
         best
     }

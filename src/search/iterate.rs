@@ -8,7 +8,7 @@ use super::node_type::{NodeType, Outcome};
 use super::{Searcher, MAX_DEPTH};
 use crate::board::{Board, Game};
 use crate::score::{eval_to_tt, is_mate, score_to_tt, INF, MATE, MAX_PLY};
-use crate::tt::{Bound, PackedMove};
+use crate::tt::{Bound, NewEntry, PackedMove};
 use crate::uci::info;
 
 /// One principal variation from the root.
@@ -280,14 +280,16 @@ impl Searcher {
             let static_eval = self.evaluate(root.pos(), 0);
             self.tt.store(
                 root.key(),
-                mv,
-                score_to_tt(best, 0),
-                // The static evaluation, as every other node stores it: a later search that
-                // meets this position below its root (analysis stepping back a move) reads it.
-                eval_to_tt(root.in_check(), static_eval),
-                depth.clamp(0, 255) as u8,
-                bound,
-                false,
+                NewEntry {
+                    mv,
+                    score: score_to_tt(best, 0),
+                    // The static evaluation, as every other node stores it: a later search that
+                    // meets this position below its root (analysis stepping back a move) reads it.
+                    eval: eval_to_tt(root.in_check(), static_eval),
+                    depth: depth.clamp(0, 255) as u8,
+                    bound,
+                    pinned: false,
+                },
             );
         }
         best

@@ -6,7 +6,7 @@
 pub mod entry;
 pub mod table;
 
-pub use entry::{Bound, EntryData, PackedMove};
+pub use entry::{Bound, EntryData, NewEntry, PackedMove};
 pub use table::Table;
 
 use crate::score::score_from_tt;
