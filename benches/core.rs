@@ -6,7 +6,7 @@ use shakmaty::Position;
 
 use trine::board::Board;
 use trine::eval::evaluate;
-use trine::tt::{Bound, PackedMove, Table};
+use trine::tt::{Bound, NewEntry, PackedMove, Table};
 
 const FENS: &[&str] = &[
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -57,7 +57,17 @@ fn tt(c: &mut Criterion) {
             key = key
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            table.store(key, PackedMove(0x123), 17, -4, 9, Bound::Lower, false);
+            table.store(
+                key,
+                NewEntry {
+                    mv: PackedMove(0x123),
+                    score: 17,
+                    eval: -4,
+                    depth: 9,
+                    bound: Bound::Lower,
+                    pinned: false,
+                },
+            );
             black_box(table.probe(key))
         })
     });

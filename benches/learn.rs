@@ -9,7 +9,7 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use shakmaty::{Chess, Position};
 
 use trine::board::full_key;
-use trine::tt::learn::{LearnEntry, LearnFile, Origin, DEFAULT_CAPACITY};
+use trine::learn::{LearnEntry, LearnFile, Origin, DEFAULT_CAPACITY};
 
 fn xorshift(state: &mut u64) -> u64 {
     *state ^= *state << 13;

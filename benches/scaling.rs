@@ -2,8 +2,8 @@
 //! `trine scale`, at a small depth so that it finishes in about a minute on two cores. Set
 //! `TRINE_SCALE_DEPTH` and `TRINE_SCALE_THREADS` (e.g. `1,2,4,8`) for a larger run.
 
-use trine::scale::{default_positions, format_table, run, ScaleConfig};
 use trine::smp::SmpMode;
+use trine::tools::scale::{default_positions, format_table, run, ScaleConfig};
 
 fn main() {
     let depth = std::env::var("TRINE_SCALE_DEPTH")

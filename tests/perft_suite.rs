@@ -1,5 +1,5 @@
 //! Integration tests for move generation: the EPD perft suites in `data/` checked
-//! through `trine::perft`, and the `trine perft` command line.
+//! through `trine::tools::perft`, and the `trine perft` command line.
 //!
 //! The full suites at full depth take a long time and are ignored by default;
 //! run them with `cargo test --release -- --ignored perft`.
@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use shakmaty::{CastlingMode, Chess};
-use trine::perft::{check_suite, divide, parse_suite, PerftCase, SuiteReport};
+use trine::perft::divide;
+use trine::tools::perft::{check_suite, parse_suite, PerftCase, SuiteReport};
 
 const STANDARD_SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/perft-standard.epd");
 const CHESS960_SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/perft-chess960.epd");

@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use shakmaty::Position;
 use trine::board::{Board, Game};
+use trine::score::{mate_moves, MATE_BOUND};
 use trine::search::iterate::SearchParams;
-use trine::search::{mate_moves, SearchControl, SearchLimits, SearchResult, Searcher, MATE_BOUND};
+use trine::search::{SearchControl, SearchLimits, SearchResult, Searcher};
 use trine::tt::Table;
 
 fn search_game(game: &Game, depth: u32, multipv: usize) -> SearchResult {

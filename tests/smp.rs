@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 
 use shakmaty::Position;
 use trine::board::{Board, Game};
+use trine::score::{mate_moves, MATE_BOUND};
 use trine::search::iterate::SearchParams;
-use trine::search::{mate_moves, SearchLimits, MATE_BOUND};
+use trine::search::SearchLimits;
 use trine::smp::split::MIN_SPLIT_DEPTH;
 use trine::smp::{Job, JobOutcome, Pool, SmpMode, SplitKind};
 use trine::tt::Table;

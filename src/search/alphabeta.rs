@@ -12,10 +12,11 @@ use super::movepick::MovePicker;
 use super::moveplan::{MovePlan, NodeFrame};
 use super::node_type::{NodeType, Outcome};
 use super::params as p;
-use super::{mated_in, Searcher, MATE, MATE_BOUND, MAX_PLY};
+use super::Searcher;
 use crate::board::Board;
+use crate::score::{eval_to_tt, mated_in, score_from_tt, score_to_tt, MATE, MATE_BOUND, MAX_PLY};
 use crate::smp::{SplitKind, SplitSpec};
-use crate::tt::{self, score_to_tt, Bound, PackedMove};
+use crate::tt::{self, Bound, NewEntry, PackedMove};
 
 /// True if the side to move has a piece other than pawns and king (null move is unsafe otherwise).
 #[inline]
@@ -176,7 +177,7 @@ impl Searcher {
                 && i32::from(e.depth) >= depth - 3
                 && (ply as i32) < 2 * self.root_depth
         }) {
-            let tt_score = tt::score_from_tt(e.score, ply);
+            let tt_score = score_from_tt(e.score, ply);
             let tt_mv = moves.iter().copied().find(|&m| tt_move.matches(m));
             if let (Some(m), true) = (tt_mv, tt_score.abs() < MATE_BOUND) {
                 let s_beta = tt_score - p::SE_MARGIN() * depth;
@@ -219,7 +220,7 @@ impl Searcher {
             && entry.is_some_and(|e| {
                 e.bound == Bound::Upper
                     && i32::from(e.depth) >= depth - 2
-                    && tt::score_from_tt(e.score, ply) <= alpha
+                    && score_from_tt(e.score, ply) <= alpha
             });
         loop {
             // Split where the rest of the node is ALL work (see `smp::split`): every remaining
@@ -350,12 +351,14 @@ impl Searcher {
         };
         self.tt.store(
             key,
-            best_move.map_or(PackedMove::NONE, PackedMove::new),
-            score_to_tt(best, ply),
-            tt::eval_to_tt(in_check, static_eval),
-            depth.clamp(0, 255) as u8,
-            bound,
-            false,
+            NewEntry {
+                mv: best_move.map_or(PackedMove::NONE, PackedMove::new),
+                score: score_to_tt(best, ply),
+                eval: eval_to_tt(in_check, static_eval),
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+                pinned: false,
+            },
         );
         best
     }

@@ -3,7 +3,7 @@
 
 use shakmaty::{Color, Move};
 
-use super::MAX_PLY;
+use crate::score::MAX_PLY;
 use crate::tt::PackedMove;
 
 /// Upper bound of the absolute history value.

@@ -5,10 +5,11 @@
 use shakmaty::{Move, Position};
 
 use super::node_type::{NodeType, Outcome};
-use super::{is_mate, MovePlan, Searcher, INF, MATE, MAX_DEPTH, MAX_PLY};
+use super::{MovePlan, Searcher, MAX_DEPTH};
 use crate::board::{Board, Game};
+use crate::score::{eval_to_tt, is_mate, score_to_tt, INF, MATE, MAX_PLY};
 use crate::smp::{SplitKind, SplitSpec};
-use crate::tt::{score_to_tt, Bound, PackedMove};
+use crate::tt::{Bound, NewEntry, PackedMove};
 use crate::uci::info;
 
 /// One principal variation from the root.
@@ -313,14 +314,16 @@ impl Searcher {
             let static_eval = self.evaluate(root.pos(), 0);
             self.tt.store(
                 root.key(),
-                mv,
-                score_to_tt(best, 0),
-                // The static evaluation, as every other node stores it: a later search that
-                // meets this position below its root (analysis stepping back a move) reads it.
-                crate::tt::eval_to_tt(root.in_check(), static_eval),
-                depth.clamp(0, 255) as u8,
-                bound,
-                false,
+                NewEntry {
+                    mv,
+                    score: score_to_tt(best, 0),
+                    // The static evaluation, as every other node stores it: a later search that
+                    // meets this position below its root (analysis stepping back a move) reads it.
+                    eval: eval_to_tt(root.in_check(), static_eval),
+                    depth: depth.clamp(0, 255) as u8,
+                    bound,
+                    pinned: false,
+                },
             );
         }
         best

@@ -18,6 +18,7 @@ pub mod tactical;
 
 use std::sync::Arc;
 
+use crate::score::MAX_PLY;
 use crate::smp::{SmpMode, SmpStats, SplitBoard, SplitPoint};
 use crate::tt::Table;
 pub use control::{SearchControl, SearchLimits};
@@ -25,37 +26,8 @@ pub use iterate::{RootLine, SearchResult};
 pub use moveplan::MovePlan;
 pub use node_type::{NodeStats, NodeType, Outcome};
 
-/// Deepest ply the search reaches (array sizes).
-pub const MAX_PLY: usize = 128;
 /// Greatest iteration depth.
 pub const MAX_DEPTH: u32 = 120;
-/// Score of mate at the root (mate in `n` plies scores `MATE - n`).
-pub const MATE: i32 = 32000;
-/// Larger than any score.
-pub const INF: i32 = 32500;
-/// Scores at or beyond this magnitude are mates.
-pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
-
-/// Score for being mated at `ply`.
-#[inline]
-pub fn mated_in(ply: usize) -> i32 {
-    -MATE + ply as i32
-}
-
-/// True for mate scores (either side).
-#[inline]
-pub fn is_mate(score: i32) -> bool {
-    score.abs() >= MATE_BOUND
-}
-
-/// Moves to mate (UCI `score mate N`: positive when we mate, negative when we are mated).
-pub fn mate_moves(score: i32) -> i32 {
-    if score > 0 {
-        (MATE - score + 1) / 2
-    } else {
-        -(MATE + score) / 2
-    }
-}
 
 /// One thread's search state. Everything here is owned by its thread; only the TT and the control
 /// block are shared.

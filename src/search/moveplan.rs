@@ -8,8 +8,9 @@ use shakmaty::{Move, Position};
 use super::movepick::{is_killer_score, see};
 use super::node_type::NodeType;
 use super::params as p;
-use super::{Searcher, MATE_BOUND};
+use super::Searcher;
 use crate::board::Board;
+use crate::score::MATE_BOUND;
 
 /// One move's search plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

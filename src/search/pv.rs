@@ -4,7 +4,7 @@
 
 use shakmaty::Move;
 
-use super::MAX_PLY;
+use crate::score::MAX_PLY;
 
 /// Triangular array of moves, `MAX_PLY` rows of up to `MAX_PLY` moves, allocated once per thread.
 pub struct PvTable {

@@ -6,9 +6,10 @@ use shakmaty::{MoveList, Position};
 
 use super::movepick::{see_non_negative, MovePicker};
 use super::tactical::captures_and_promotions;
-use super::{mated_in, Searcher, MATE, MAX_PLY};
+use super::Searcher;
 use crate::board::Board;
-use crate::tt::{self, score_to_tt, Bound, EntryData, PackedMove};
+use crate::score::{eval_to_tt, mated_in, score_to_tt, MATE, MAX_PLY};
+use crate::tt::{self, Bound, EntryData, NewEntry, PackedMove};
 
 impl Searcher {
     /// Quiescence search of `b` at `ply` with window (`alpha`, `beta`); fail-soft.
@@ -71,12 +72,14 @@ impl Searcher {
                 if entry.is_none() {
                     self.tt.store(
                         key,
-                        PackedMove::NONE,
-                        score_to_tt(stand_pat, ply),
-                        stand_pat as i16,
-                        0,
-                        Bound::Lower,
-                        false,
+                        NewEntry {
+                            mv: PackedMove::NONE,
+                            score: score_to_tt(stand_pat, ply),
+                            eval: stand_pat as i16,
+                            depth: 0,
+                            bound: Bound::Lower,
+                            pinned: false,
+                        },
                     );
                 }
                 return stand_pat;
@@ -129,12 +132,14 @@ impl Searcher {
         };
         self.tt.store(
             key,
-            best_move.map_or(PackedMove::NONE, PackedMove::new),
-            score_to_tt(best, ply),
-            tt::eval_to_tt(in_check, stand_pat),
-            0,
-            bound,
-            false,
+            NewEntry {
+                mv: best_move.map_or(PackedMove::NONE, PackedMove::new),
+                score: score_to_tt(best, ply),
+                eval: eval_to_tt(in_check, stand_pat),
+                depth: 0,
+                bound,
+                pinned: false,
+            },
         );
         best
     }

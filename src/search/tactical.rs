@@ -105,7 +105,7 @@ pub fn captures_and_promotions(pos: &Chess, moves: &mut MoveList) {
 mod tests {
     use super::*;
     use crate::board::Board;
-    use crate::datagen::game::Rng;
+    use crate::rng::Rng;
 
     fn check(pos: &Chess) {
         if pos.is_check() {

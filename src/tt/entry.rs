@@ -108,6 +108,39 @@ pub struct EntryData {
     pub generation: u8,
 }
 
+/// What a store writes: an entry's fields but the generation, which the table adds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NewEntry {
+    /// Best or refutation move ([`PackedMove::NONE`] keeps the move already stored for the key).
+    pub mv: PackedMove,
+    /// Score, ply-adjusted for mates (distance from this node).
+    pub score: i16,
+    /// Static evaluation of the position.
+    pub eval: i16,
+    /// Remaining depth the score was searched to.
+    pub depth: u8,
+    /// Bound type = node type found.
+    pub bound: Bound,
+    /// Replacement must not evict this entry (learned positions).
+    pub pinned: bool,
+}
+
+impl NewEntry {
+    /// The entry as stored in search generation `generation`.
+    #[inline]
+    pub fn at(self, generation: u8) -> EntryData {
+        EntryData {
+            mv: self.mv,
+            score: self.score,
+            eval: self.eval,
+            depth: self.depth,
+            bound: self.bound,
+            pinned: self.pinned,
+            generation,
+        }
+    }
+}
+
 const MOVE_SHIFT: u32 = 0;
 const SCORE_SHIFT: u32 = 16;
 const EVAL_SHIFT: u32 = 32;

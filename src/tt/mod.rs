@@ -1,41 +1,15 @@
 //! Transposition table: the one table all search threads share ([`table`]), its packed entry
-//! format ([`entry`]), and mate-score adjustment between "distance from root" and "distance from node".
+//! format ([`entry`]), and what an entry proves for a node ([`cutoff`], [`stored_eval`]); the
+//! mate-score adjustment between "distance from root" and "distance from node" is in
+//! [`crate::score`].
 
 pub mod entry;
-pub mod learn;
-pub mod learn_epd;
 pub mod table;
 
-pub use entry::{Bound, EntryData, PackedMove};
+pub use entry::{Bound, EntryData, NewEntry, PackedMove};
 pub use table::Table;
 
-use crate::search::{MATE, MATE_BOUND};
-
-/// Converts a score from the search (mate distance from the root) to a stored score (from the node).
-#[inline]
-pub fn score_to_tt(score: i32, ply: usize) -> i16 {
-    let s = if score >= MATE_BOUND {
-        score + ply as i32
-    } else if score <= -MATE_BOUND {
-        score - ply as i32
-    } else {
-        score
-    };
-    s.clamp(-MATE, MATE) as i16
-}
-
-/// Converts a stored score back to the search's convention at `ply`.
-#[inline]
-pub fn score_from_tt(score: i16, ply: usize) -> i32 {
-    let s = i32::from(score);
-    if s >= MATE_BOUND {
-        s - ply as i32
-    } else if s <= -MATE_BOUND {
-        s + ply as i32
-    } else {
-        s
-    }
-}
+use crate::score::score_from_tt;
 
 /// The score a TT entry proves for a node searched to `depth` at `ply` with window (`alpha`, `beta`),
 /// if it proves one. Ordinary entries cut off at non-PV nodes only (so PV lines are never cut short).
@@ -76,17 +50,6 @@ pub fn cutoff(
         Bound::None => false,
     };
     cut.then_some(s)
-}
-
-/// The static evaluation a search node stores with its entry: `eval`, or 0 when the side to move is
-/// in check (such a node has no static evaluation); [`stored_eval`] reads it back.
-#[inline]
-pub fn eval_to_tt(in_check: bool, eval: i32) -> i16 {
-    if in_check {
-        0
-    } else {
-        eval.clamp(-MATE, MATE) as i16
-    }
 }
 
 /// The static evaluation stored with an entry (learned entries carry a bound there instead).
@@ -142,23 +105,5 @@ mod tests {
         );
         assert_eq!(stored_eval(&learned), None);
         assert_eq!(stored_eval(&lower), Some(0));
-    }
-
-    #[test]
-    fn mate_scores_are_stored_relative_to_the_node() {
-        let root_score = MATE - 7; // mate in 7 plies from the root
-        let stored = score_to_tt(root_score, 3); // the node is 3 plies down: mate in 4 from it
-        assert_eq!(i32::from(stored), MATE - 4);
-        assert_eq!(score_from_tt(stored, 5), MATE - 9);
-        assert_eq!(score_from_tt(score_to_tt(-MATE + 6, 2), 2), -MATE + 6);
-        assert_eq!(score_from_tt(score_to_tt(123, 9), 1), 123);
-    }
-
-    #[test]
-    fn stored_evaluations_are_clamped_and_zero_in_check() {
-        assert_eq!(eval_to_tt(false, -37), -37);
-        assert_eq!(eval_to_tt(true, 250), 0);
-        assert_eq!(i32::from(eval_to_tt(false, 3 * MATE)), MATE);
-        assert_eq!(i32::from(eval_to_tt(false, -3 * MATE)), -MATE);
     }
 }

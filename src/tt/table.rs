@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use rayon::prelude::*;
 
-use super::entry::{Bound, EntryData, PackedMove, GENERATIONS};
+use super::entry::{Bound, EntryData, NewEntry, PackedMove, GENERATIONS};
 
 #[derive(Default)]
 struct Slot {
@@ -115,17 +115,14 @@ impl Table {
     /// is much deeper, of this search, and the new one is not exact), else an empty slot, else the slot
     /// with the lowest `depth - 8 * age`. Entries pinned in this generation (learned positions) are
     /// never evicted or overwritten by ordinary stores.
-    #[allow(clippy::too_many_arguments)]
-    pub fn store(
-        &self,
-        key: u64,
-        mv: PackedMove,
-        score: i16,
-        eval: i16,
-        depth: u8,
-        bound: Bound,
-        pinned: bool,
-    ) {
+    pub fn store(&self, key: u64, new: NewEntry) {
+        let NewEntry {
+            mv,
+            depth,
+            bound,
+            pinned,
+            ..
+        } = new;
         let generation = self.generation();
         let bucket = self.bucket(key);
         let mut victim: Option<(&Slot, i32)> = None;
@@ -144,16 +141,11 @@ impl Table {
                 if shallower && bound != Bound::Exact && old.generation == generation {
                     return;
                 }
-                let new = EntryData {
+                let new = NewEntry {
                     mv: if keep_move { old.mv } else { mv },
-                    score,
-                    eval,
-                    depth,
-                    bound,
-                    pinned,
-                    generation,
+                    ..new
                 };
-                write(s, key, new.pack());
+                write(s, key, new.at(generation).pack());
                 return;
             }
             if protected {
@@ -170,16 +162,7 @@ impl Table {
             }
         }
         if let Some((s, _)) = victim {
-            let new = EntryData {
-                mv,
-                score,
-                eval,
-                depth,
-                bound,
-                pinned,
-                generation,
-            };
-            write(s, key, new.pack());
+            write(s, key, new.at(generation).pack());
         }
     }
 
@@ -187,7 +170,17 @@ impl Table {
     /// in the score field, upper bound in the eval field; see [`super::cutoff`]). Pinned entries of the
     /// current generation are not evicted or overwritten by the search.
     pub fn store_learned(&self, key: u64, mv: PackedMove, lower: i16, upper: i16, depth: u8) {
-        self.store(key, mv, lower, upper, depth, Bound::Exact, true);
+        self.store(
+            key,
+            NewEntry {
+                mv,
+                score: lower,
+                eval: upper,
+                depth,
+                bound: Bound::Exact,
+                pinned: true,
+            },
+        );
     }
 
     /// Permille of sampled slots used by the current search generation (UCI `hashfull`).
@@ -228,12 +221,32 @@ mod tests {
     use super::*;
     use std::sync::Arc;
 
+    /// An exact entry of depth 0 without a move; tests change the fields they need.
+    const BLANK: NewEntry = NewEntry {
+        mv: PackedMove::NONE,
+        score: 0,
+        eval: 0,
+        depth: 0,
+        bound: Bound::Exact,
+        pinned: false,
+    };
+
     #[test]
     fn store_and_probe() {
         let t = Table::new(1).unwrap();
         assert_eq!(t.size_mb(), 1);
         assert!(t.probe(42).is_none());
-        t.store(42, PackedMove(77), -120, 15, 7, Bound::Lower, false);
+        t.store(
+            42,
+            NewEntry {
+                mv: PackedMove(77),
+                score: -120,
+                eval: 15,
+                depth: 7,
+                bound: Bound::Lower,
+                pinned: false,
+            },
+        );
         let e = t.probe(42).unwrap();
         assert_eq!(
             (e.mv, e.score, e.eval, e.depth, e.bound),
@@ -250,21 +263,41 @@ mod tests {
         // Keys that all map to bucket 0: the top bits decide the bucket.
         let keys: Vec<u64> = (1..=5u64).collect();
         for (i, &k) in keys.iter().take(4).enumerate() {
-            t.store(k, PackedMove::NONE, 0, 0, 10 + i as u8, Bound::Exact, false);
+            t.store(
+                k,
+                NewEntry {
+                    depth: 10 + i as u8,
+                    ..BLANK
+                },
+            );
         }
-        t.store(keys[4], PackedMove::NONE, 0, 0, 20, Bound::Exact, false);
+        t.store(keys[4], NewEntry { depth: 20, ..BLANK });
         assert!(
             t.probe(keys[0]).is_none(),
             "the shallowest entry is the victim"
         );
         assert!(t.probe(keys[4]).is_some());
         // A pinned entry of this generation survives deeper stores.
-        t.store(100, PackedMove::NONE, 5, 0, 1, Bound::Lower, true);
+        let pinned = NewEntry {
+            score: 5,
+            depth: 1,
+            bound: Bound::Lower,
+            pinned: true,
+            ..BLANK
+        };
+        t.store(100, pinned);
         for k in 101..120 {
-            t.store(k, PackedMove::NONE, 0, 0, 50, Bound::Exact, false);
+            t.store(k, NewEntry { depth: 50, ..BLANK });
         }
         assert_eq!(t.probe(100).map(|e| e.score), Some(5));
-        t.store(100, PackedMove::NONE, 9, 0, 60, Bound::Exact, false);
+        t.store(
+            100,
+            NewEntry {
+                score: 9,
+                depth: 60,
+                ..BLANK
+            },
+        );
         assert_eq!(t.probe(100).map(|e| e.score), Some(5));
     }
 
@@ -286,7 +319,14 @@ mod tests {
                         // Every writer stores the key's low bits as score and eval, so any verified
                         // entry must agree with the key it was found under.
                         let tag = key as i16;
-                        t.store(key, PackedMove(id + 1), tag, tag, 3, Bound::Exact, false);
+                        let new = NewEntry {
+                            mv: PackedMove(id + 1),
+                            score: tag,
+                            eval: tag,
+                            depth: 3,
+                            ..BLANK
+                        };
+                        t.store(key, new);
                         if let Some(e) = t.probe(key) {
                             assert_eq!((e.score, e.eval), (tag, tag));
                         }

@@ -8,11 +8,11 @@ use std::sync::Arc;
 use shakmaty::{Move, Position};
 
 use super::info;
-use super::learning::Learner;
 use super::options::{declarations, Change, Options};
 use super::parse::{parse, Command, GoParams, PositionStart};
 use crate::board::{parse_uci_move, Board, Game};
 use crate::eval::evaluate;
+use crate::learn::Learner;
 use crate::nnue::Network;
 use crate::search::iterate::SearchParams;
 use crate::search::{SearchLimits, MAX_DEPTH};

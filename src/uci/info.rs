@@ -5,7 +5,7 @@
 use shakmaty::Move;
 
 use crate::board::{castling_mode, move_to_uci};
-use crate::search::{is_mate, mate_moves};
+use crate::score::{is_mate, mate_moves};
 use crate::tt::Bound;
 
 /// Fields of one `info` line.
@@ -108,7 +108,7 @@ pub fn message(msg: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::MATE;
+    use crate::score::MATE;
 
     #[test]
     fn scores() {

@@ -1,10 +1,10 @@
 //! The UCI front end: the pure parser ([`parse`]), option handling ([`options`]), output formatting
-//! ([`info`]), the learning policy ([`learning`]), the engine state machine ([`engine`]) and the input loop below, which reads stdin on
-//! the main thread while searches run on their own.
+//! ([`info`]), the engine state machine ([`engine`], which asks [`crate::learn::Learner`] what to
+//! learn) and the input loop below, which reads stdin on the main thread while searches run on
+//! their own.
 
 pub mod engine;
 pub mod info;
-pub mod learning;
 pub mod options;
 pub mod parse;
 

@@ -1,5 +1,5 @@
 //! The one pseudo-random generator of the tuning tools: the engine's SplitMix64
-//! (`trine::datagen::game::Rng`, the generator of `trine datagen`), with the draws the tools need.
+//! (`trine::rng::Rng`, the generator of `trine datagen`), with the draws the tools need.
 //! What is random in them — the NNUE trainer's initial weights and shuffles, the training data's
 //! validation split, the match runner's opening order — follows from a seed alone, on any machine
 //! and thread count.
@@ -9,12 +9,12 @@ const STEP: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// The engine's SplitMix64 generator with the draws the tools need.
 #[derive(Clone, Debug)]
-pub struct Rng(trine::datagen::game::Rng);
+pub struct Rng(trine::rng::Rng);
 
 impl Rng {
     /// A generator started from `seed`.
     pub fn new(seed: u64) -> Rng {
-        Rng(trine::datagen::game::Rng::new(seed))
+        Rng(trine::rng::Rng::new(seed))
     }
 
     /// The `n`-th draw (counted from 1) of `Rng::new(seed)`, computed directly: SplitMix64's
@@ -108,7 +108,7 @@ mod tests {
     #[test]
     fn it_is_the_engines_generator() {
         let mut ours = Rng::new(3);
-        let mut engine = trine::datagen::game::Rng::new(3);
+        let mut engine = trine::rng::Rng::new(3);
         assert!((0..20).all(|_| ours.next_u64() == engine.next_u64()));
     }
 }

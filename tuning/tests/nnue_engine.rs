@@ -52,7 +52,7 @@ fn engine_agrees(buckets: usize) {
     let (mut n, mut exact, mut spread, mut worst_raw, mut sum_raw) = (0, 0, 0.0f32, 0.0f32, 0.0);
     let mut per_bucket = [0usize; 16];
     for line in text.lines() {
-        let pos = trine::datagen::parse_line(line).unwrap().pos;
+        let pos = trine::tools::datagen::parse_line(line).unwrap().pos;
         per_bucket[engine.bucket_of(pos.board())] += 1;
         let cp = engine.evaluate(&pos);
         let float = dequantised.evaluate(&pos);

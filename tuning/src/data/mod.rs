@@ -1,7 +1,7 @@
 //! Training data, as both trainers (the Texel tuner and the NNUE trainer) read it:
 //! `<FEN> | <score> | <result>` lines as `trine datagen` writes them (score in centipawns and
 //! result `1.0`/`0.5`/`0.0`, both from white's point of view), parsed with the engine's own reader
-//! (`trine::datagen::parse_line`). Files are read in chunks of lines, each chunk parsed and
+//! (`trine::tools::datagen::parse_line`). Files are read in chunks of lines, each chunk parsed and
 //! encoded in parallel (rayon) and added in file order to a trainer's compact store of positions
 //! (a type implementing [`Positions`]: what a position becomes is the trainer's own business).
 //! Games are told apart and whole games held out for validation ([`Split`]); malformed lines are
@@ -17,7 +17,7 @@ use std::path::Path;
 
 use rayon::prelude::*;
 use shakmaty::{Chess, Position};
-use trine::datagen::GameResult;
+use trine::tools::datagen::GameResult;
 
 /// Lines parsed and encoded together (one parallel batch).
 const CHUNK_LINES: usize = 1 << 16;
@@ -36,9 +36,9 @@ pub struct Sample {
 }
 
 /// Parses `<FEN> | <score> | <result>` with the engine's own reader of the format
-/// (`trine::datagen::parse_line`); the error says what was wrong.
+/// (`trine::tools::datagen::parse_line`); the error says what was wrong.
 pub fn parse_line(line: &str) -> Result<Sample, String> {
-    let l = trine::datagen::parse_line(line)?;
+    let l = trine::tools::datagen::parse_line(line)?;
     let result = match l.result {
         GameResult::WhiteWin => 1.0,
         GameResult::Draw => 0.5,

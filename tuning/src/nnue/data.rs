@@ -238,7 +238,7 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 | x | 1.0
         assert_eq!(d.len(), 3);
         let first = d.get(0);
         assert_eq!((first.score, first.result), (-30.0, 0.0));
-        let pos: Chess = trine::datagen::parse_line(text.lines().next().unwrap())
+        let pos: Chess = trine::tools::datagen::parse_line(text.lines().next().unwrap())
             .unwrap()
             .pos;
         assert_eq!(first.stm, &active(pos.board(), Color::Black)[..]);

@@ -300,7 +300,7 @@ mod tests {
             let mut spread = 0.0f32;
             let mut used = [false; 16];
             for line in text.lines().step_by(13) {
-                let pos = trine::datagen::parse_line(line).unwrap().pos;
+                let pos = trine::tools::datagen::parse_line(line).unwrap().pos;
                 let stm = pos.turn();
                 let (a, b) = (active(pos.board(), stm), active(pos.board(), stm.other()));
                 used[bucket(a.len(), buckets)] = true;

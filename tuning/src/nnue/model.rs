@@ -423,11 +423,11 @@ mod tests {
         let text = include_str!("../../data/sample.txt");
         let mut d = Dataset::new();
         for line in text.lines().step_by(97).take(n) {
-            let l = trine::datagen::parse_line(line).unwrap();
+            let l = trine::tools::datagen::parse_line(line).unwrap();
             let r = match l.result {
-                trine::datagen::GameResult::WhiteWin => 1.0,
-                trine::datagen::GameResult::Draw => 0.5,
-                trine::datagen::GameResult::BlackWin => 0.0,
+                trine::tools::datagen::GameResult::WhiteWin => 1.0,
+                trine::tools::datagen::GameResult::Draw => 0.5,
+                trine::tools::datagen::GameResult::BlackWin => 0.0,
             };
             d.push_position(&l.pos, l.score, r);
         }

@@ -11,6 +11,7 @@ pub mod record;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use parking_lot::Mutex;
@@ -21,6 +22,72 @@ pub use record::{format_line, parse_line, DataLine, GameResult};
 
 /// Seconds between progress lines on stderr.
 const PROGRESS_EVERY: Duration = Duration::from_secs(5);
+
+/// `trine datagen`'s arguments.
+#[derive(clap::Args, Debug)]
+pub struct DatagenArgs {
+    /// Games to play.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: u64,
+    /// Node budget of every move.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// Output file (appended to; created if missing).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Games played at once, one thread each (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// Seed of the random openings (game i's opening depends only on the seed and i).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Random plies from the start position.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub random_plies: u32,
+    /// Hash table per game, MB.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub hash: u32,
+    /// Both sides' evaluation: `<built-in>` (the network in the binary), `<empty>`
+    /// (hand-written) or a network file (docs/nnue.md).
+    #[arg(long, default_value = crate::nnue::DEFAULT_EVAL_FILE)]
+    pub evalfile: String,
+}
+
+/// Runs `trine datagen`: plays the games with progress on stderr and prints the summary line;
+/// an unusable `--evalfile` or a failed run is `error: ...` on stderr and exit status 1.
+pub fn run_cli(args: DatagenArgs) -> ExitCode {
+    let network = match super::load_network(&args.evalfile) {
+        Ok(n) => n,
+        Err(code) => return code,
+    };
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        |t| t as usize,
+    );
+    let cfg = Config {
+        games: args.games,
+        threads,
+        out: args.out,
+        progress: true,
+        game: GameSettings {
+            nodes: args.nodes,
+            random_plies: args.random_plies,
+            hash_mb: args.hash as usize,
+            seed: args.seed,
+            network,
+        },
+    };
+    match run(&cfg) {
+        Ok(summary) => {
+            crate::outln!("{}", summary.line());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
 
 /// A datagen run.
 #[derive(Clone, Debug)]

@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -15,6 +16,32 @@ use crate::search::iterate::SearchParams;
 use crate::search::{NodeStats, SearchLimits};
 use crate::smp::{Job, Pool, SmpMode, SmpStats};
 use crate::tt::Table;
+
+/// `trine scale`'s arguments.
+#[derive(clap::Args, Debug)]
+pub struct ScaleArgs {
+    /// Thread counts, comma-separated.
+    #[arg(long, value_delimiter = ',', default_values_t = vec![1usize, 2])]
+    pub threads: Vec<usize>,
+    /// Depth every search completes.
+    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: u32,
+    /// EPD/FEN file of positions (default: 13 of the bench positions).
+    #[arg(long)]
+    pub positions: Option<PathBuf>,
+    /// lazy, ybw, hybrid or all.
+    #[arg(long, default_value = "all")]
+    pub mode: String,
+    /// Hash per search, MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// CSV output file.
+    #[arg(long, default_value = "scale.csv")]
+    pub csv: PathBuf,
+    /// SVG plot of speedup vs. threads.
+    #[arg(long, default_value = "scale.svg")]
+    pub svg: PathBuf,
+}
 
 /// What to measure.
 #[derive(Clone, Debug)]
@@ -351,4 +378,84 @@ pub fn write_svg(rows: &[ScaleRow], path: &PathBuf) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     root.present().map_err(|e| e.to_string())?;
     Ok(())
+}
+
+/// Runs `trine scale`: measures, prints the table and the node-type statistics of the most
+/// threads per mode, and writes the CSV and SVG files. Bad arguments are exit status 2, a
+/// failed run or an unwritable output file 1.
+pub fn run_cli(args: ScaleArgs) -> ExitCode {
+    let ScaleArgs {
+        threads,
+        depth,
+        positions,
+        mode,
+        hash,
+        csv,
+        svg,
+    } = args;
+    let modes = if mode.eq_ignore_ascii_case("all") {
+        vec![SmpMode::Lazy, SmpMode::Ybw, SmpMode::Hybrid]
+    } else {
+        match SmpMode::parse(&mode) {
+            Some(m) => vec![m],
+            None => {
+                eprintln!("error: --mode must be lazy, ybw, hybrid or all, not '{mode}'");
+                return ExitCode::from(2);
+            }
+        }
+    };
+    if threads.is_empty() || threads.iter().any(|&t| t == 0 || t > 1024) {
+        eprintln!("error: --threads takes counts between 1 and 1024");
+        return ExitCode::from(2);
+    }
+    let positions = match positions {
+        Some(path) => match read_positions(&path) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => default_positions(),
+    };
+    let cfg = ScaleConfig {
+        threads,
+        depth,
+        positions,
+        modes,
+        hash_mb: hash,
+        progress: true,
+    };
+    let rows = match run(&cfg) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    crate::console::text(&format_table(&rows, depth, cfg.positions.len()));
+    for mode in &cfg.modes {
+        if let Some(r) = rows
+            .iter()
+            .filter(|r| r.mode == *mode)
+            .max_by_key(|r| r.threads)
+        {
+            crate::outln!(
+                "\nnode types, {} with {} threads:\n{}",
+                mode.name(),
+                r.threads,
+                r.stats
+            );
+        }
+    }
+    if let Err(e) = std::fs::write(&csv, format_csv(&rows)) {
+        eprintln!("error: cannot write {}: {e}", csv.display());
+        return ExitCode::FAILURE;
+    }
+    if let Err(e) = write_svg(&rows, &svg) {
+        eprintln!("error: cannot write {}: {e}", svg.display());
+        return ExitCode::FAILURE;
+    }
+    crate::outln!("\nwrote {} and {}", csv.display(), svg.display());
+    ExitCode::SUCCESS
 }

@@ -5,7 +5,8 @@ use std::fmt;
 
 use shakmaty::{fen::Fen, CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
-use crate::search::{is_mate, movepick::see};
+use crate::score::is_mate;
+use crate::search::movepick::see;
 
 /// A game's result from white's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,7 +117,7 @@ pub fn is_quiet(pos: &Chess, best: Move, score: i32) -> bool {
 mod tests {
     use super::*;
     use crate::board::{parse_uci_move, Board};
-    use crate::search::MATE;
+    use crate::score::MATE;
 
     fn pos(fen: &str) -> Chess {
         Board::from_fen(fen, false).unwrap().pos().clone()

@@ -8,9 +8,10 @@
 use std::path::PathBuf;
 use std::time::SystemTime;
 
+use super::{LearnEntry, LearnFile, LearnTable, LoadStatus, Origin};
 use crate::board::Game;
-use crate::search::{SearchResult, MATE_BOUND};
-use crate::tt::learn::{LearnEntry, LearnFile, LearnTable, LoadStatus, Origin};
+use crate::score::MATE_BOUND;
+use crate::search::SearchResult;
 use crate::tt::{PackedMove, Table};
 
 /// Fuzz added around learned scores (centipawns).

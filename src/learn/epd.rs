@@ -1,4 +1,4 @@
-//! EPD import and export of learned positions ([`super::learn::LearnEntry`]), so that a learn
+//! EPD import and export of learned positions ([`LearnEntry`]), so that a learn
 //! file can be read by people and other tools, and positions from elsewhere can be taught.
 //!
 //! One entry per line: the position's first four FEN fields, then
@@ -14,12 +14,12 @@ use shakmaty::fen::{Epd, Fen};
 use shakmaty::san::{San, SanPlus};
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, PositionError};
 
-use super::learn::{LearnEntry, Origin};
+use super::{LearnEntry, LearnError, Origin};
 use crate::board::parse_uci_move;
-use crate::search::{is_mate, mate_moves, MATE};
+use crate::score::{is_mate, mate_moves, MATE};
 
 /// The EPD line for one entry (no trailing newline), or why its position cannot be rebuilt.
-pub fn entry_to_epd(e: &LearnEntry) -> Result<String, String> {
+pub fn entry_to_epd(e: &LearnEntry) -> Result<String, LearnError> {
     let pos = e.position()?;
     let mut line = Epd::from_position(&pos, EnPassantMode::Legal).to_string();
     if let Some(m) = e.best_move_in(&pos) {
@@ -35,7 +35,9 @@ pub fn entry_to_epd(e: &LearnEntry) -> Result<String, String> {
 
 /// The EPD text of `entries` (one line each, newline-terminated) and the errors of the entries
 /// that could not be written.
-pub fn export_epd<'a>(entries: impl IntoIterator<Item = &'a LearnEntry>) -> (String, Vec<String>) {
+pub fn export_epd<'a>(
+    entries: impl IntoIterator<Item = &'a LearnEntry>,
+) -> (String, Vec<LearnError>) {
     let mut text = String::new();
     let mut errors = Vec::new();
     for e in entries {
@@ -51,11 +53,11 @@ pub fn export_epd<'a>(entries: impl IntoIterator<Item = &'a LearnEntry>) -> (Str
 }
 
 /// Parses EPD text: the accepted entries, and the rejected lines as `line N: reason` (1-based).
-/// Blank lines and lines starting with `#` are skipped. `Err` only when the text is not text at
-/// all (it contains NUL bytes).
-pub fn import_epd(text: &str) -> Result<(Vec<LearnEntry>, Vec<String>), String> {
+/// Blank lines and lines starting with `#` are skipped. `Err` ([`LearnError::NotText`]) only when
+/// the text is not text at all (it contains NUL bytes).
+pub fn import_epd(text: &str) -> Result<(Vec<LearnEntry>, Vec<String>), LearnError> {
     if text.contains('\0') {
-        return Err("not an EPD text file (it contains NUL bytes)".into());
+        return Err(LearnError::NotText);
     }
     let mut entries = Vec::new();
     let mut rejected = Vec::new();
@@ -421,7 +423,10 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ce -2;
         );
         assert!(rejected[0].contains("ce"), "{}", rejected[0]);
         assert!(rejected[1].contains("e5"), "{}", rejected[1]);
-        assert!(import_epd("abc\0def").is_err());
-        assert_eq!(import_epd("").map(|(e, r)| (e.len(), r.len())), Ok((0, 0)));
+        assert!(matches!(import_epd("abc\0def"), Err(LearnError::NotText)));
+        assert_eq!(
+            import_epd("").ok().map(|(e, r)| (e.len(), r.len())),
+            Some((0, 0))
+        );
     }
 }

@@ -1,4 +1,4 @@
-//! `trine learn`: look at and edit a learn file ([`crate::tt::learn`]) from the command line —
+//! `trine learn`: look at and edit a learn file ([`crate::learn`]) from the command line —
 //! `stats`, `show`, `export` (EPD), `import` (EPD) and `clear`.
 //!
 //! Exit status: 0 on success; 1 when `import` rejected some lines (the good ones are still
@@ -6,6 +6,7 @@
 //! (unreadable or unwritable paths, a learn file this Trine must not use). A damaged learn file
 //! that was moved aside is reported on stderr.
 
+use std::error::Error;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -15,11 +16,11 @@ use shakmaty::fen::Fen;
 use shakmaty::{EnPassantMode, Position};
 
 use crate::board::move_to_uci;
-use crate::search::{is_mate, mate_moves};
-use crate::tt::learn::{
+use crate::learn::{
     export_epd, import_epd, LearnFile, LearnTable, LoadStatus, Origin, DEFAULT_CAPACITY,
     FORMAT_VERSION, MAX_CAPACITY,
 };
+use crate::score::{is_mate, mate_moves};
 
 /// `trine learn <command> --file FILE [--capacity N]`.
 #[derive(clap::Args, Debug)]
@@ -74,7 +75,7 @@ pub struct FileArgs {
 }
 
 impl FileArgs {
-    fn open(&self) -> Result<LearnFile, String> {
+    fn open(&self) -> Result<LearnFile, Box<dyn Error>> {
         let net = crate::nnue::resolve(&self.evalfile)?;
         Ok(LearnFile::new(&self.file, self.capacity)
             .with_eval(crate::nnue::eval_version(net.as_ref())))
@@ -82,7 +83,7 @@ impl FileArgs {
 }
 
 /// Runs one `trine learn` command.
-pub fn run(args: LearnArgs) -> ExitCode {
+pub fn run_cli(args: LearnArgs) -> ExitCode {
     let result = match args.command {
         LearnCommand::Stats(f) => stats(&f),
         LearnCommand::Show(f) => show(&f),
@@ -107,7 +108,7 @@ fn report_quarantine(moved_to: &Path, reason: &str) {
 }
 
 /// Loads the table, reporting a quarantined file on stderr.
-fn load(file: &LearnFile) -> Result<LearnTable, String> {
+fn load(file: &LearnFile) -> Result<LearnTable, Box<dyn Error>> {
     let (table, status) = file.load()?;
     if let LoadStatus::Quarantined { moved_to, reason } = &status {
         report_quarantine(moved_to, reason);
@@ -124,7 +125,7 @@ fn score_text(score: i16) -> String {
     }
 }
 
-fn stats(f: &FileArgs) -> Result<ExitCode, String> {
+fn stats(f: &FileArgs) -> Result<ExitCode, Box<dyn Error>> {
     let file = f.open()?;
     let table = load(&file)?;
     let count = |o: Origin| table.entries().filter(|e| e.origin == o).count();
@@ -158,7 +159,7 @@ fn stats(f: &FileArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn show(f: &FileArgs) -> Result<ExitCode, String> {
+fn show(f: &FileArgs) -> Result<ExitCode, Box<dyn Error>> {
     let table = load(&f.open()?)?;
     let mut bad = 0;
     let stdout = std::io::stdout();
@@ -195,7 +196,7 @@ fn show(f: &FileArgs) -> Result<ExitCode, String> {
     })
 }
 
-fn export(f: &FileArgs, out: Option<&Path>) -> Result<ExitCode, String> {
+fn export(f: &FileArgs, out: Option<&Path>) -> Result<ExitCode, Box<dyn Error>> {
     let table = load(&f.open()?)?;
     let (text, errors) = export_epd(table.entries());
     for e in &errors {
@@ -216,7 +217,7 @@ fn export(f: &FileArgs, out: Option<&Path>) -> Result<ExitCode, String> {
     })
 }
 
-fn import(f: &FileArgs, epd: &Path) -> Result<ExitCode, String> {
+fn import(f: &FileArgs, epd: &Path) -> Result<ExitCode, Box<dyn Error>> {
     let bytes = std::fs::read(epd).map_err(|e| format!("cannot read {}: {e}", epd.display()))?;
     let text = String::from_utf8_lossy(&bytes);
     let (entries, rejected) = import_epd(&text).map_err(|e| format!("{}: {e}", epd.display()))?;
@@ -240,7 +241,7 @@ fn import(f: &FileArgs, epd: &Path) -> Result<ExitCode, String> {
     })
 }
 
-fn clear(f: &FileArgs) -> Result<ExitCode, String> {
+fn clear(f: &FileArgs) -> Result<ExitCode, Box<dyn Error>> {
     let report = f.open()?.clear_report()?;
     if let Some((moved_to, reason)) = &report.quarantined {
         report_quarantine(moved_to, reason);

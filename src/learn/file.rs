@@ -1,0 +1,411 @@
+//! The learn file on disk ([`LearnFile`]), shared by every engine that names it.
+//!
+//! # Safety of the file
+//!
+//! * Every write holds an exclusive advisory lock on the side file `<name>.lock`, re-reads the
+//!   current file, merges, writes `<name>.tmp-<pid>`, fsyncs it, renames it over the file and
+//!   fsyncs the directory. A process killed at any moment leaves the old or the new file (and
+//!   perhaps its temporary file, which the next writer removes).
+//!   Readers hold a shared lock on the same side file when it exists (the atomic rename
+//!   already guarantees them a whole file; they create nothing unless they must move a file).
+//! * A damaged file (bad magic, truncated, trailing bytes, bad checksum, empty, a directory in its
+//!   place, impossible field values) is never overwritten or deleted: it is renamed aside to
+//!   `<name>.corrupt-<unix seconds>` and reported; the table starts empty.
+//! * A file of a newer format version (written by a newer Trine) or of another evaluation version
+//!   ([`EVAL_VERSION`], whose scores would not mean the same thing) is refused with an error
+//!   ([`LearnError::NewerFormat`], [`LearnError::OtherEval`]) and left untouched: it is neither
+//!   read, nor moved, nor written.
+
+use std::fmt;
+use std::fs::{self, File, OpenOptions};
+use std::io::{ErrorKind, Write};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::error::IoOp;
+use super::format::{decode, encode, Problem, EVAL_VERSION};
+use super::{LearnEntry, LearnError, LearnTable, MAX_CAPACITY};
+
+/// Default number of entries a learn file keeps.
+pub const DEFAULT_CAPACITY: usize = 65_536;
+
+/// What happened when opening a file, for `info string` messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadStatus {
+    /// No file yet: the table is empty.
+    Missing,
+    /// The file was read; this many entries are in the table.
+    Loaded(usize),
+    /// The file was damaged and has been renamed to `moved_to` (or, when the rename failed,
+    /// `moved_to` is the file's own path, left in place and unused; `reason` says so). The
+    /// table is empty.
+    Quarantined {
+        /// Where the damaged file is now.
+        moved_to: PathBuf,
+        /// What was wrong with it.
+        reason: String,
+    },
+}
+
+impl fmt::Display for LoadStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadStatus::Missing => f.write_str("no learn file yet"),
+            LoadStatus::Loaded(n) => write!(f, "{n} learned positions loaded"),
+            LoadStatus::Quarantined { moved_to, reason } => write!(
+                f,
+                "damaged learn file ({reason}); kept as {}; starting empty",
+                moved_to.display()
+            ),
+        }
+    }
+}
+
+/// What a write did: the entry count now in the file and a damaged file moved aside, if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreReport {
+    /// Entries in the file after the write.
+    pub entries: usize,
+    /// `(moved_to, reason)` when the file found was damaged and was renamed aside first.
+    pub quarantined: Option<(PathBuf, String)>,
+}
+
+/// The file as found on disk.
+enum Found {
+    Missing,
+    Good(LearnTable),
+    Corrupt(String),
+}
+
+/// The learn file.
+#[derive(Clone, Debug)]
+pub struct LearnFile {
+    path: PathBuf,
+    capacity: usize,
+    /// Version of the evaluation whose scores the file holds.
+    eval: u32,
+}
+
+impl LearnFile {
+    /// A learn file at `path` keeping at most `capacity` entries (clamped to [`MAX_CAPACITY`]).
+    /// Nothing is touched until [`LearnFile::load`] or [`LearnFile::store`].
+    pub fn new(path: impl Into<PathBuf>, capacity: usize) -> LearnFile {
+        LearnFile {
+            path: path.into(),
+            capacity: capacity.min(MAX_CAPACITY),
+            eval: EVAL_VERSION,
+        }
+    }
+
+    /// The same file for scores of the evaluation of version `eval` (default: the hand-written
+    /// evaluation's [`EVAL_VERSION`]; a network's is its fingerprint): a file written for another
+    /// evaluation is refused on load.
+    pub fn with_eval(mut self, eval: u32) -> LearnFile {
+        self.eval = eval;
+        self
+    }
+
+    /// Version of the evaluation the file is for.
+    pub fn eval(&self) -> u32 {
+        self.eval
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Most entries kept.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// The side file that carries the advisory lock: `<name>.lock`.
+    pub fn lock_path(&self) -> PathBuf {
+        self.sibling(".lock")
+    }
+
+    /// Reads the file (shared lock on the side lock file if there is one; a read creates
+    /// nothing). Missing file = empty table. A corrupt, truncated, wrong-magic, bad-checksum or
+    /// empty (0-byte) file, or a directory in place of the file, is never overwritten or deleted:
+    /// it is renamed aside to `<name>.corrupt-<unix seconds>` (if the rename fails, it is left in
+    /// place, unused) and reported in [`LoadStatus::Quarantined`]; the table is then empty. A file
+    /// of a newer format version or of another evaluation version, an unreadable path, or
+    /// something that is neither a file nor a directory is an error and left untouched.
+    pub fn load(&self) -> Result<(LearnTable, LoadStatus), LearnError> {
+        self.check_name()?;
+        let loaded = |t: LearnTable| {
+            let n = t.len();
+            Ok((t, LoadStatus::Loaded(n)))
+        };
+        let mut lock = self.open_existing_lock();
+        if let Some(l) = &lock {
+            l.lock_shared().map_err(|e| self.locked(e))?;
+        }
+        match self.read_found()? {
+            Found::Missing => return Ok((self.empty(), LoadStatus::Missing)),
+            Found::Good(t) => return loaded(t),
+            Found::Corrupt(_) => {}
+        }
+        // Moving the file needs the exclusive lock, so that no writer can have replaced it with a
+        // good one between our read and the rename: upgrade, then look again.
+        match &lock {
+            Some(l) => {
+                let _ = l.unlock();
+            }
+            // Without a lock file (a read-only directory) the rename below fails too and is
+            // reported as such.
+            None => lock = self.open_lock().ok(),
+        }
+        if let Some(l) = &lock {
+            l.lock().map_err(|e| self.locked(e))?;
+        }
+        let reason = match self.read_found()? {
+            Found::Missing => return Ok((self.empty(), LoadStatus::Missing)),
+            Found::Good(t) => return loaded(t),
+            Found::Corrupt(reason) => reason,
+        };
+        let status = match self.quarantine() {
+            Ok(moved_to) => LoadStatus::Quarantined { moved_to, reason },
+            Err(e) => LoadStatus::Quarantined {
+                moved_to: self.path.clone(),
+                reason: format!("{reason}; {e}; it is left in place, unused"),
+            },
+        };
+        Ok((self.empty(), status))
+    }
+
+    /// Adds entries: exclusive advisory lock on `<name>.lock`, re-read the current file
+    /// (quarantining a damaged one as in [`LearnFile::load`]), merge, write `<name>.tmp-<pid>`,
+    /// fsync it, rename it over the file, fsync the directory, unlock. Returns the number of
+    /// entries in the file now. An unwritable path, a file this Trine must not touch and a damaged
+    /// file that could not be moved aside are errors, with nothing written.
+    pub fn store(&self, entries: &[LearnEntry]) -> Result<usize, LearnError> {
+        self.store_report(entries).map(|r| r.entries)
+    }
+
+    /// [`LearnFile::store`], also telling whether a damaged file was moved aside.
+    pub fn store_report(&self, entries: &[LearnEntry]) -> Result<StoreReport, LearnError> {
+        self.rewrite(|table| {
+            for e in entries {
+                table.insert(e.clone());
+            }
+        })
+    }
+
+    /// Replaces the whole content with an empty table (same locking and atomic write; a damaged
+    /// file is moved aside, a file this Trine must not touch is refused).
+    pub fn clear(&self) -> Result<(), LearnError> {
+        self.clear_report().map(|_| ())
+    }
+
+    /// [`LearnFile::clear`], also telling whether a damaged file was moved aside.
+    pub fn clear_report(&self) -> Result<StoreReport, LearnError> {
+        self.rewrite(LearnTable::clear)
+    }
+
+    /// File modification stamp (length and mtime) for cheap change detection; `None` if there is
+    /// no regular file.
+    pub fn stamp(&self) -> Option<(u64, SystemTime)> {
+        let meta = fs::metadata(&self.path).ok().filter(|m| m.is_file())?;
+        Some((meta.len(), meta.modified().unwrap_or(UNIX_EPOCH)))
+    }
+
+    fn empty(&self) -> LearnTable {
+        LearnTable::new(self.capacity)
+    }
+
+    fn check_name(&self) -> Result<(), LearnError> {
+        if self.path.file_name().is_none() {
+            return Err(LearnError::NoFileName(self.path.clone()));
+        }
+        Ok(())
+    }
+
+    fn locked(&self, source: std::io::Error) -> LearnError {
+        LearnError::Locked {
+            lock: self.lock_path(),
+            source,
+        }
+    }
+
+    fn io(op: IoOp, path: &Path, source: std::io::Error) -> LearnError {
+        LearnError::Io {
+            op,
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    /// `<path><suffix>` (the suffix appended to the file name).
+    fn sibling(&self, suffix: &str) -> PathBuf {
+        let mut name = self.path.file_name().unwrap_or_default().to_os_string();
+        name.push(suffix);
+        self.path.with_file_name(name)
+    }
+
+    fn dir(&self) -> PathBuf {
+        match self.path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        }
+    }
+
+    /// Opens the lock file for a writer, creating it if needed.
+    fn open_lock(&self) -> Result<File, LearnError> {
+        let path = self.lock_path();
+        OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(|e| Self::io(IoOp::OpenLock, &path, e))
+    }
+
+    /// Opens the lock file for a reader if it exists. Reading without it is safe (writers replace
+    /// the file by an atomic rename, so a reader sees the old or the new file whole); the lock
+    /// only keeps readers off while a writer is busy, and a read does not leave a lock file behind.
+    fn open_existing_lock(&self) -> Option<File> {
+        let path = self.lock_path();
+        OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .or_else(|_| File::open(&path))
+            .ok()
+    }
+
+    /// Reads and checks the file without changing anything.
+    fn read_found(&self) -> Result<Found, LearnError> {
+        let meta = match fs::metadata(&self.path) {
+            Ok(m) => m,
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Found::Missing),
+            Err(e) => return Err(Self::io(IoOp::Read, &self.path, e)),
+        };
+        if meta.is_dir() {
+            return Ok(Found::Corrupt("a directory is in place of the file".into()));
+        }
+        if !meta.is_file() {
+            return Err(LearnError::NotAFile(self.path.clone()));
+        }
+        let bytes = match fs::read(&self.path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Found::Missing),
+            Err(e) => return Err(Self::io(IoOp::Read, &self.path, e)),
+        };
+        match decode(&bytes, self.capacity, &self.path, self.eval) {
+            Ok(t) => Ok(Found::Good(t)),
+            Err(Problem::Corrupt(reason)) => Ok(Found::Corrupt(reason)),
+            Err(Problem::Refused(err)) => Err(err),
+        }
+    }
+
+    /// Renames the file (or directory) aside to a name not yet taken; returns the new path.
+    fn quarantine(&self) -> Result<PathBuf, LearnError> {
+        let secs = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let base = format!(".corrupt-{secs}");
+        for n in 0..1000 {
+            let target = if n == 0 {
+                self.sibling(&base)
+            } else {
+                self.sibling(&format!("{base}-{n}"))
+            };
+            if fs::symlink_metadata(&target).is_ok() {
+                continue;
+            }
+            return fs::rename(&self.path, &target)
+                .map(|()| target.clone())
+                .map_err(|source| LearnError::Quarantine {
+                    path: self.path.clone(),
+                    to: target,
+                    source,
+                });
+        }
+        Err(LearnError::NoQuarantineName(self.path.clone()))
+    }
+
+    /// The locked read-modify-write that store and clear share.
+    fn rewrite(&self, change: impl FnOnce(&mut LearnTable)) -> Result<StoreReport, LearnError> {
+        self.check_name()?;
+        let dir = self.dir();
+        fs::create_dir_all(&dir).map_err(|e| Self::io(IoOp::CreateDir, &dir, e))?;
+        let lock = self.open_lock()?;
+        lock.lock().map_err(|e| self.locked(e))?;
+        let (mut table, quarantined) = match self.read_found()? {
+            Found::Missing => (self.empty(), None),
+            Found::Good(t) => (t, None),
+            Found::Corrupt(reason) => {
+                let moved_to = self.quarantine().map_err(|e| LearnError::Corrupt {
+                    reason: reason.clone(),
+                    source: Box::new(e),
+                })?;
+                (self.empty(), Some((moved_to, reason)))
+            }
+        };
+        change(&mut table);
+        self.remove_stale_temp_files(&dir);
+        self.write_atomic(&table, &dir)?;
+        let _ = lock.unlock();
+        Ok(StoreReport {
+            entries: table.len(),
+            quarantined,
+        })
+    }
+
+    /// Removes `<name>.tmp-*` files left by writers that were killed. Only called under the
+    /// exclusive lock, which every writer holds from creating its temporary file to renaming it,
+    /// so any such file is stale.
+    fn remove_stale_temp_files(&self, dir: &Path) {
+        let Some(name) = self.path.file_name().and_then(|n| n.to_str()) else {
+            return;
+        };
+        let prefix = format!("{name}.tmp-");
+        let Ok(list) = fs::read_dir(dir) else {
+            return;
+        };
+        for entry in list.flatten() {
+            let stale = entry.file_name().to_str().is_some_and(|n| {
+                n.strip_prefix(&prefix)
+                    .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+            });
+            if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+
+    fn write_atomic(&self, table: &LearnTable, dir: &Path) -> Result<(), LearnError> {
+        let tmp = self.sibling(&format!(".tmp-{}", std::process::id()));
+        let bytes = encode(table, self.eval);
+        let written = File::create(&tmp).and_then(|mut f| {
+            f.write_all(&bytes)?;
+            f.sync_all()
+        });
+        if let Err(e) = written {
+            let _ = fs::remove_file(&tmp);
+            return Err(Self::io(IoOp::Write, &tmp, e));
+        }
+        if let Err(e) = fs::rename(&tmp, &self.path) {
+            let _ = fs::remove_file(&tmp);
+            return Err(Self::io(
+                IoOp::Rename {
+                    to: self.path.clone(),
+                },
+                &tmp,
+                e,
+            ));
+        }
+        // Make the rename itself durable. Some file systems cannot fsync a directory; the data is
+        // in place either way.
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,278 @@
+//! The learn file's guarantees: round trips, quarantine of every kind of damage, refusal of files
+//! for another Trine, errors for unusable paths, and concurrent writers.
+
+use std::fs;
+
+use super::*;
+use crate::learn::format::{checksum, CHECKSUM_OFFSET, ENTRY_SIZE, HEADER_SIZE};
+use crate::learn::testutil::{good_file_bytes, sample, TempDir};
+use crate::learn::Origin;
+use crate::score::MATE;
+
+#[test]
+fn store_and_load_round_trip() {
+    let dir = TempDir::new("roundtrip");
+    let path = dir.file("learn.bin");
+    let f = LearnFile::new(&path, 1000);
+    assert_eq!(f.stamp(), None);
+    let (t, status) = f.load().expect("load missing");
+    assert!(t.is_empty());
+    assert_eq!(status, LoadStatus::Missing);
+    assert!(!f.lock_path().exists(), "a read creates no lock file");
+    let mut es = sample(300, 9);
+    es[0].best_move = 0;
+    es[1].score = (3 - MATE) as i16;
+    es[2].origin = Origin::Human;
+    es[3].origin = Origin::Imported;
+    assert_eq!(f.store(&es[..100]).expect("store"), 100);
+    assert_eq!(f.store(&es[100..]).expect("store"), 300);
+    let (len, _) = f.stamp().expect("stamp");
+    assert_eq!(len as usize, HEADER_SIZE + 300 * ENTRY_SIZE);
+    let (t, status) = f.load().expect("load");
+    assert_eq!(status, LoadStatus::Loaded(300));
+    assert_eq!(t.entries().cloned().collect::<Vec<_>>(), es);
+    // A smaller capacity keeps the newest entries.
+    let (t, status) = LearnFile::new(&path, 50).load().expect("load");
+    assert_eq!(status, LoadStatus::Loaded(50));
+    assert_eq!(t.entries().next(), Some(&es[250]));
+    f.clear().expect("clear");
+    let (t, status) = f.load().expect("load cleared");
+    assert!(t.is_empty());
+    assert_eq!(status, LoadStatus::Loaded(0));
+    assert!(dir.names("learn.bin.tmp").is_empty(), "no temp file left");
+    // A writer killed between creating its temporary file and renaming it leaves one behind;
+    // the next store removes it (and nothing else).
+    fs::write(dir.file("learn.bin.tmp-999999"), b"half written").expect("write");
+    fs::write(dir.file("learn.bin.tmp-notes"), b"not ours").expect("write");
+    f.store(&es[..1]).expect("store");
+    assert_eq!(
+        dir.names("learn.bin.tmp"),
+        vec!["learn.bin.tmp-notes".to_string()]
+    );
+    assert!(dir.names("learn.bin.corrupt").is_empty());
+}
+
+/// Writes `bytes` as the learn file, loads it, and checks it was moved aside intact with a
+/// reason containing `why`; then checks that a store starts a fresh file.
+fn check_quarantined(bytes: Option<&[u8]>, why: &str) {
+    let dir = TempDir::new("corrupt");
+    let path = dir.file("learn.bin");
+    match bytes {
+        Some(b) => fs::write(&path, b).expect("write"),
+        None => {
+            fs::create_dir(&path).expect("mkdir");
+            fs::write(path.join("inside"), b"keep me").expect("write inside");
+        }
+    }
+    let f = LearnFile::new(&path, 100);
+    let (t, status) = f.load().expect("load");
+    assert!(t.is_empty());
+    let LoadStatus::Quarantined { moved_to, reason } = status else {
+        panic!("{why}: not quarantined: {status:?}");
+    };
+    assert!(reason.contains(why), "reason '{reason}' lacks '{why}'");
+    assert!(!path.exists(), "{why}: still in place");
+    let name = moved_to
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned());
+    assert!(name.is_some_and(|n| n.starts_with("learn.bin.corrupt-")));
+    match bytes {
+        Some(b) => assert_eq!(fs::read(&moved_to).expect("read moved"), b),
+        None => assert_eq!(
+            fs::read(moved_to.join("inside")).expect("read moved dir"),
+            b"keep me"
+        ),
+    }
+    // The same damage found by a store: moved aside again (a second, distinct name), and
+    // the new entry is written to a fresh file.
+    match bytes {
+        Some(b) => fs::write(&path, b).expect("write"),
+        None => fs::create_dir(&path).expect("mkdir"),
+    }
+    let es = sample(1, 1);
+    let report = f.store_report(&es).expect("store");
+    assert_eq!(report.entries, 1);
+    let (moved_again, _) = report.quarantined.expect("quarantined by store");
+    assert_ne!(moved_again, moved_to);
+    assert_eq!(dir.names("learn.bin.corrupt-").len(), 2);
+    assert_eq!(f.load().expect("load").1, LoadStatus::Loaded(1));
+}
+
+#[test]
+fn truncated_file_is_quarantined() {
+    let b = good_file_bytes();
+    check_quarantined(Some(&b[..b.len() - 7]), "truncated");
+    check_quarantined(Some(&b[..20]), "truncated");
+    check_quarantined(Some(&b[..5]), "truncated");
+}
+
+#[test]
+fn flipped_byte_is_quarantined() {
+    let mut b = good_file_bytes();
+    b[HEADER_SIZE + 3 * ENTRY_SIZE + 10] ^= 0x20;
+    check_quarantined(Some(&b), "checksum");
+    let mut b = good_file_bytes();
+    b[12] ^= 1; // the eval version is covered by the checksum too
+    check_quarantined(Some(&b), "checksum");
+}
+
+#[test]
+fn wrong_magic_is_quarantined() {
+    let mut b = good_file_bytes();
+    b[..8].copy_from_slice(b"TRINELRX");
+    check_quarantined(Some(&b), "magic");
+    check_quarantined(Some(b"hello, this is not a learn file at all\n"), "magic");
+}
+
+#[test]
+fn empty_file_is_quarantined() {
+    check_quarantined(Some(b""), "empty");
+}
+
+#[test]
+fn directory_in_place_of_the_file_is_quarantined() {
+    check_quarantined(None, "directory");
+}
+
+#[test]
+fn trailing_bytes_and_bad_fields_are_quarantined() {
+    let mut b = good_file_bytes();
+    b.extend_from_slice(&[0; 5]);
+    check_quarantined(Some(&b), "trailing");
+    // An impossible origin with a valid checksum (as a buggy writer would leave it).
+    let mut b = good_file_bytes();
+    b[HEADER_SIZE + 9] = 7;
+    let sum = checksum(&b);
+    b[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 8].copy_from_slice(&sum.to_le_bytes());
+    check_quarantined(Some(&b), "origin");
+}
+
+/// Rewrites a header field and the checksum, as another Trine would have written it.
+fn with_header_u32(at: usize, value: u32) -> Vec<u8> {
+    let mut b = good_file_bytes();
+    b[at..at + 4].copy_from_slice(&value.to_le_bytes());
+    let sum = checksum(&b);
+    b[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 8].copy_from_slice(&sum.to_le_bytes());
+    b
+}
+
+/// Writes `bytes` as the learn file and checks that load, store and clear refuse it with an
+/// error that `kind` accepts and whose message contains `words`, and leave it untouched.
+fn check_refused(bytes: &[u8], kind: fn(&LearnError) -> bool, words: &[&str]) {
+    let dir = TempDir::new("refused");
+    let path = dir.file("learn.bin");
+    fs::write(&path, bytes).expect("write");
+    let f = LearnFile::new(&path, 100);
+    let err = f.load().expect_err("load must refuse");
+    assert!(kind(&err), "{err:?}");
+    let message = err.to_string();
+    for w in words {
+        assert!(message.contains(w), "message '{message}' lacks '{w}'");
+    }
+    let err = f.store(&sample(2, 2)).expect_err("store must refuse");
+    assert!(kind(&err), "{err:?}");
+    assert!(err.to_string().contains(words[0]), "{err}");
+    assert!(f.clear().is_err(), "clear must refuse");
+    assert_eq!(fs::read(&path).expect("read"), bytes, "file untouched");
+    assert!(dir.names("learn.bin.corrupt").is_empty(), "not quarantined");
+    assert!(dir.names("learn.bin.tmp").is_empty());
+}
+
+#[test]
+fn newer_format_version_is_refused_and_untouched() {
+    // A newer format may have another header; only the magic and version are read.
+    let mut b = good_file_bytes();
+    b[8..12].copy_from_slice(&2u32.to_le_bytes());
+    b.truncate(50);
+    check_refused(
+        &b,
+        |e| matches!(e, LearnError::NewerFormat { version: 2, .. }),
+        &["format version 2", "reads version 1", "upgrade"],
+    );
+}
+
+#[test]
+fn a_file_is_for_the_evaluation_it_was_written_with() {
+    let dir = TempDir::new("eval-version");
+    let path = dir.file("learn.bin");
+    let net = LearnFile::new(&path, 100).with_eval(0xABCD_0123);
+    net.store(&sample(3, 1)).expect("store");
+    let (t, _) = net.load().expect("the same evaluation reads it");
+    assert_eq!(t.len(), 3);
+    let err = LearnFile::new(&path, 100)
+        .load()
+        .expect_err("another evaluation");
+    assert!(
+        matches!(
+            err,
+            LearnError::OtherEval {
+                file: 0xABCD_0123,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("evaluation version"), "{err}");
+}
+
+#[test]
+fn other_eval_version_is_refused_and_untouched() {
+    let other = EVAL_VERSION.wrapping_add(1);
+    let b = with_header_u32(12, other);
+    check_refused(
+        &b,
+        |e| matches!(e, LearnError::OtherEval { .. }),
+        &[
+            &format!("evaluation version {other}"),
+            &format!("version {EVAL_VERSION}"),
+        ],
+    );
+}
+
+#[test]
+fn unwritable_or_unreadable_paths_are_errors() {
+    let dir = TempDir::new("unwritable");
+    let plain = dir.file("plain");
+    fs::write(&plain, b"x").expect("write");
+    let es = sample(1, 4);
+    let under_file = LearnFile::new(plain.join("learn.bin"), 10);
+    assert!(under_file.store(&es).is_err());
+    assert!(under_file.load().is_err());
+    assert!(under_file.clear().is_err());
+    let in_proc = LearnFile::new("/proc/trine-no-such-dir/learn.bin", 10);
+    assert!(in_proc.store(&es).is_err());
+    assert!(matches!(
+        in_proc.load(),
+        Ok((_, LoadStatus::Missing)) | Err(_)
+    ));
+    assert!(LearnFile::new("/", 10).store(&es).is_err());
+    assert!(matches!(
+        LearnFile::new("/", 10).load(),
+        Err(LearnError::NoFileName(_))
+    ));
+    assert_eq!(fs::read(&plain).expect("read"), b"x");
+}
+
+#[test]
+fn concurrent_stores_keep_every_entry() {
+    let dir = TempDir::new("threads");
+    let path = dir.file("shared.bin");
+    let all = sample(1200, 99);
+    std::thread::scope(|s| {
+        for chunk in all.chunks(200) {
+            let path = path.clone();
+            s.spawn(move || {
+                let f = LearnFile::new(path, 10_000);
+                for e in chunk {
+                    f.store(std::slice::from_ref(e)).expect("store");
+                }
+            });
+        }
+    });
+    let (t, status) = LearnFile::new(&path, 10_000).load().expect("load");
+    assert_eq!(status, LoadStatus::Loaded(1200));
+    for e in &all {
+        assert_eq!(t.get(e.key), Some(e));
+    }
+    assert!(dir.names("shared.bin.tmp").is_empty());
+}

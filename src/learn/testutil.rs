@@ -1,0 +1,101 @@
+//! Helpers of the learning tests: scratch directories and sample entries from random games.
+
+use std::collections::HashSet;
+use std::fs;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use shakmaty::{Chess, Position};
+
+use super::{encode, LearnEntry, LearnTable, Origin, EVAL_VERSION};
+use crate::board::full_key;
+
+/// A scratch directory, removed when dropped.
+pub(crate) struct TempDir(PathBuf);
+
+impl TempDir {
+    pub(crate) fn new(tag: &str) -> TempDir {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let n = N.fetch_add(1, Ordering::Relaxed);
+        let p = std::env::temp_dir().join(format!("trine-learn-{tag}-{}-{n}", std::process::id()));
+        let _ = fs::remove_dir_all(&p);
+        fs::create_dir_all(&p).expect("create temp dir");
+        TempDir(p)
+    }
+
+    pub(crate) fn file(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    /// Names in the directory that start with `prefix`.
+    pub(crate) fn names(&self, prefix: &str) -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(&self.0)
+            .expect("read temp dir")
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(prefix))
+            .collect();
+        v.sort();
+        v
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+pub(crate) fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+/// `n` entries with distinct keys from random games (seeded), with their best moves.
+pub(crate) fn sample(n: usize, seed: u64) -> Vec<LearnEntry> {
+    let mut rng = seed.max(1);
+    let mut seen = HashSet::new();
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let mut pos = Chess::default();
+        for ply in 0..80u16 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[(xorshift(&mut rng) % moves.len() as u64) as usize];
+            if seen.insert(full_key(&pos)) {
+                let score = (xorshift(&mut rng) % 600) as i16 - 300;
+                let depth = (xorshift(&mut rng) % 20) as u8 + 1;
+                out.push(LearnEntry::from_position(
+                    &pos,
+                    depth,
+                    score,
+                    Some(m),
+                    ply,
+                    Origin::Search,
+                ));
+                if out.len() == n {
+                    break;
+                }
+            }
+            pos.play_unchecked(m);
+        }
+    }
+    out
+}
+
+pub(crate) fn keys(t: &LearnTable) -> Vec<u64> {
+    t.entries().map(|e| e.key).collect()
+}
+
+/// The bytes of a valid file of ten entries.
+pub(crate) fn good_file_bytes() -> Vec<u8> {
+    let mut t = LearnTable::new(100);
+    for e in sample(10, 21) {
+        t.insert(e);
+    }
+    encode(&t, EVAL_VERSION)
+}

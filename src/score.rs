@@ -1,0 +1,93 @@
+//! Scores: centipawns from the side to move's view, mate scores counted in plies from the root
+//! (mate in `n` plies scores [`MATE`]` - n`), and their conversion to and from the transposition
+//! table, which counts mate distances from the stored node instead.
+
+/// Deepest ply the search reaches (array sizes); mate distances never exceed it.
+pub const MAX_PLY: usize = 128;
+/// Score of mate at the root (mate in `n` plies scores `MATE - n`).
+pub const MATE: i32 = 32000;
+/// Larger than any score.
+pub const INF: i32 = 32500;
+/// Scores at or beyond this magnitude are mates.
+pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
+
+/// Score for being mated at `ply`.
+#[inline]
+pub fn mated_in(ply: usize) -> i32 {
+    -MATE + ply as i32
+}
+
+/// True for mate scores (either side).
+#[inline]
+pub fn is_mate(score: i32) -> bool {
+    score.abs() >= MATE_BOUND
+}
+
+/// Moves to mate (UCI `score mate N`: positive when we mate, negative when we are mated).
+pub fn mate_moves(score: i32) -> i32 {
+    if score > 0 {
+        (MATE - score + 1) / 2
+    } else {
+        -(MATE + score) / 2
+    }
+}
+
+/// Converts a score from the search (mate distance from the root) to a stored score (from the node).
+#[inline]
+pub fn score_to_tt(score: i32, ply: usize) -> i16 {
+    let s = if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    };
+    s.clamp(-MATE, MATE) as i16
+}
+
+/// Converts a stored score back to the search's convention at `ply`.
+#[inline]
+pub fn score_from_tt(score: i16, ply: usize) -> i32 {
+    let s = i32::from(score);
+    if s >= MATE_BOUND {
+        s - ply as i32
+    } else if s <= -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+/// The static evaluation a search node stores with its entry: `eval`, or 0 when the side to move is
+/// in check (such a node has no static evaluation); [`crate::tt::stored_eval`] reads it back.
+#[inline]
+pub fn eval_to_tt(in_check: bool, eval: i32) -> i16 {
+    if in_check {
+        0
+    } else {
+        eval.clamp(-MATE, MATE) as i16
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_are_stored_relative_to_the_node() {
+        let root_score = MATE - 7; // mate in 7 plies from the root
+        let stored = score_to_tt(root_score, 3); // the node is 3 plies down: mate in 4 from it
+        assert_eq!(i32::from(stored), MATE - 4);
+        assert_eq!(score_from_tt(stored, 5), MATE - 9);
+        assert_eq!(score_from_tt(score_to_tt(-MATE + 6, 2), 2), -MATE + 6);
+        assert_eq!(score_from_tt(score_to_tt(123, 9), 1), 123);
+    }
+
+    #[test]
+    fn stored_evaluations_are_clamped_and_zero_in_check() {
+        assert_eq!(eval_to_tt(false, -37), -37);
+        assert_eq!(eval_to_tt(true, 250), 0);
+        assert_eq!(i32::from(eval_to_tt(false, 3 * MATE)), MATE);
+        assert_eq!(i32::from(eval_to_tt(false, -3 * MATE)), -MATE);
+    }
+}
