@@ -2,7 +2,7 @@
 //! `trine scale`, at a small depth so that it finishes in about a minute on two cores. Set
 //! `TRINE_SCALE_DEPTH` and `TRINE_SCALE_THREADS` (e.g. `1,2,4,8`) for a larger run.
 
-use trine::smp::SmpMode;
+use trine::search::smp::SmpMode;
 use trine::tools::scale::{default_positions, format_table, run, ScaleConfig};
 
 fn main() {
@@ -20,6 +20,7 @@ fn main() {
         positions: default_positions(),
         modes: vec![SmpMode::Lazy, SmpMode::Ybw, SmpMode::Hybrid],
         hash_mb: 64,
+        split_depth: trine::search::smp::MIN_SPLIT_DEPTH,
         progress: false,
     };
     match run(&cfg) {

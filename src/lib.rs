@@ -4,7 +4,9 @@
 //! history), [`eval`] (tapered evaluation), [`nnue`] (the network evaluation), [`score`] (mate
 //! scores and their form in the table), [`tt`] (shared lock-free transposition table),
 //! [`search`] (iterative deepening, PVS with expected node types, quiescence, triangular PV
-//! table), [`smp`] (thread pool, Lazy SMP, split points at expected ALL-nodes), [`learn`]
+//! table, and its parallel part `search::smp`: Lazy SMP and split points where a node's rest is
+//! ALL work; it reports through `search::Reporter`), [`threads`] (the pool that runs the
+//! searchers: start, stop, wait), [`learn`]
 //! (position learning: the learn file and when to store and load it), [`time`] (time
 //! management), [`uci`] (protocol), [`bench`](mod@bench) (the bench positions and run) and
 //! [`perft`] (leaf counts) for the `bench` and `perft` commands, [`rng`] (the workspace's one
@@ -22,7 +24,7 @@ pub mod perft;
 pub mod rng;
 pub mod score;
 pub mod search;
-pub mod smp;
+pub mod threads;
 pub mod time;
 pub mod tools;
 pub mod tt;

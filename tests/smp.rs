@@ -10,9 +10,10 @@ use shakmaty::Position;
 use trine::board::{Board, Game};
 use trine::score::{mate_moves, MATE_BOUND};
 use trine::search::iterate::SearchParams;
+use trine::search::smp::MIN_SPLIT_DEPTH;
+use trine::search::smp::{SmpMode, SplitKind};
 use trine::search::SearchLimits;
-use trine::smp::split::MIN_SPLIT_DEPTH;
-use trine::smp::{Job, JobOutcome, Pool, SmpMode, SplitKind};
+use trine::threads::{Job, JobOutcome, Pool, SearchSpec};
 use trine::tt::Table;
 
 const MODES: [SmpMode; 3] = [SmpMode::Lazy, SmpMode::Ybw, SmpMode::Hybrid];
@@ -23,16 +24,16 @@ fn run(pool: &Pool, fen: &str, depth: u32, mode: SmpMode) -> JobOutcome {
         depth: Some(depth),
         ..SearchLimits::default()
     };
-    let job = Job::search(
-        Game::new(Board::from_fen(fen, false).unwrap()),
-        SearchParams::default(),
+    let job = Job::search(SearchSpec {
+        game: Game::new(Board::from_fen(fen, false).unwrap()),
+        params: SearchParams::default(),
         limits,
-        false,
+        waiting: false,
         tt,
-        pool.size(),
+        threads: pool.size(),
         mode,
-        false,
-    );
+        min_split_depth: MIN_SPLIT_DEPTH,
+    });
     pool.run(Arc::new(job))
 }
 
@@ -113,7 +114,7 @@ fn mates_are_found_with_many_threads() {
 fn split_points_are_created_joined_and_aborted() {
     let pool = Pool::new(2).unwrap();
     for mode in [SmpMode::Ybw, SmpMode::Hybrid] {
-        let mut total = trine::smp::SmpStats::default();
+        let mut total = trine::search::smp::SmpStats::default();
         for fen in trine::bench::POSITIONS.iter().take(6) {
             total.merge(&run(&pool, fen, 13, mode).smp);
         }

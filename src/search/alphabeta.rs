@@ -15,7 +15,7 @@ use super::params as p;
 use super::Searcher;
 use crate::board::Board;
 use crate::score::{eval_to_tt, mated_in, score_from_tt, score_to_tt, MATE, MATE_BOUND, MAX_PLY};
-use crate::smp::{SplitKind, SplitSpec};
+use crate::search::smp::{SplitKind, SplitSpec};
 use crate::tt::{self, Bound, NewEntry, PackedMove};
 
 /// True if the side to move has a piece other than pawns and king (null move is unsafe otherwise).
@@ -223,7 +223,7 @@ impl Searcher {
                     && score_from_tt(e.score, ply) <= alpha
             });
         loop {
-            // Split where the rest of the node is ALL work (see `smp::split`): every remaining
+            // Split where the rest of the node is ALL work (see `smp::split_point`): every remaining
             // move must be searched, so helpers can take them without waiting.
             if !picker.is_exhausted() && self.splits.wanted(depth) {
                 let kind = SplitKind::decide(

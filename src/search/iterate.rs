@@ -2,15 +2,16 @@
 //! searched with the lines before it excluded), `searchmoves`, mate and soft-time limits, the `info`
 //! reports of the master thread, and the PV completed from the TT where a line ends early.
 
+use std::sync::Arc;
+
 use shakmaty::{Move, Position};
 
 use super::node_type::{NodeType, Outcome};
-use super::{MovePlan, Searcher, MAX_DEPTH};
+use super::{LineReport, MovePlan, Reporter, Searcher, MAX_DEPTH};
 use crate::board::{Board, Game};
 use crate::score::{eval_to_tt, is_mate, score_to_tt, INF, MATE, MAX_PLY};
-use crate::smp::{SplitKind, SplitSpec};
+use crate::search::smp::{SplitKind, SplitSpec};
 use crate::tt::{Bound, NewEntry, PackedMove};
-use crate::uci::info;
 
 /// One principal variation from the root.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,13 +46,12 @@ pub struct SearchParams {
     pub multipv: usize,
     /// Root moves to consider (empty = all).
     pub searchmoves: Vec<Move>,
-    /// Print `info` lines (master thread in UCI mode).
-    pub report: bool,
-    /// Castling notation for printed moves.
-    pub chess960: bool,
+    /// Where the master reports its lines and its move (UCI); `None`: nothing is reported
+    /// (bench, scale, datagen, and every helper thread).
+    pub reporter: Option<Arc<dyn Reporter>>,
     /// The network to evaluate with (`EvalFile`); `None`: the hand-written evaluation. The
     /// default is the engine's default evaluation ([`crate::nnue::DEFAULT_EVAL_FILE`]).
-    pub network: Option<std::sync::Arc<crate::nnue::Network>>,
+    pub network: Option<Arc<crate::nnue::Network>>,
 }
 
 impl Default for SearchParams {
@@ -59,8 +59,7 @@ impl Default for SearchParams {
         SearchParams {
             multipv: 1,
             searchmoves: Vec::new(),
-            report: false,
-            chess960: false,
+            reporter: None,
             network: crate::nnue::default_network(),
         }
     }
@@ -103,7 +102,7 @@ impl Searcher {
         let mut timer = crate::time::IterationTimer::default();
 
         for depth in 1..=max_depth {
-            if crate::smp::lazy::skip_depth(self.id, depth) && depth < max_depth {
+            if crate::search::smp::lazy::skip_depth(self.id, depth) && depth < max_depth {
                 continue;
             }
             self.root_depth = depth as i32;
@@ -123,13 +122,13 @@ impl Searcher {
                         break;
                     }
                     if score <= alpha {
-                        if params.report && pv_idx == 0 {
+                        if params.reporter.is_some() && pv_idx == 0 {
                             self.report_bound(depth, pv_idx, alpha, Bound::Upper, params);
                         }
                         beta = (alpha + beta) / 2;
                         alpha = (score - delta).max(-INF);
                     } else if score >= beta {
-                        if params.report && pv_idx == 0 {
+                        if params.reporter.is_some() && pv_idx == 0 {
                             self.report_bound(depth, pv_idx, beta, Bound::Lower, params);
                         }
                         beta = (score + delta).min(INF);
@@ -168,7 +167,7 @@ impl Searcher {
             result.depth = depth;
             result.scores.push(lines[0].score);
             self.ctl.publish_nodes(self.id, self.nodes);
-            if params.report {
+            if params.reporter.is_some() {
                 for (i, line) in lines.iter().enumerate() {
                     self.report_line(depth, i, line, Bound::Exact, params);
                 }
@@ -368,7 +367,10 @@ impl Searcher {
         bound: Bound,
         params: &SearchParams,
     ) {
-        let text = info::format_info(&info::InfoLine {
+        let Some(reporter) = &params.reporter else {
+            return;
+        };
+        reporter.line(&LineReport {
             depth,
             seldepth: self.seldepth as u32,
             multipv: pv_idx + 1,
@@ -378,9 +380,7 @@ impl Searcher {
             time_ms: self.ctl.elapsed_ms(),
             hashfull: self.tt.hashfull(),
             pv: &line.pv,
-            chess960: params.chess960,
         });
-        info::emit(&text);
     }
 
     fn report_bound(

@@ -10,21 +10,23 @@ pub mod iterate;
 pub mod movepick;
 pub mod moveplan;
 pub mod node_type;
-pub mod parallel;
 pub mod params;
 pub mod pv;
 pub mod qsearch;
+pub mod report;
+pub mod smp;
 pub mod tactical;
 
 use std::sync::Arc;
 
 use crate::score::MAX_PLY;
-use crate::smp::{SmpMode, SmpStats, SplitBoard, SplitPoint};
+use crate::search::smp::{SmpMode, SmpStats, SplitBoard, SplitPoint};
 use crate::tt::Table;
 pub use control::{SearchControl, SearchLimits};
 pub use iterate::{RootLine, SearchResult};
 pub use moveplan::MovePlan;
 pub use node_type::{NodeStats, NodeType, Outcome};
+pub use report::{LineReport, Reporter};
 
 /// Greatest iteration depth.
 pub const MAX_DEPTH: u32 = 120;

@@ -13,8 +13,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::board::{Board, Game};
 use crate::search::iterate::SearchParams;
+use crate::search::smp::{SmpMode, SmpStats};
 use crate::search::{NodeStats, SearchLimits};
-use crate::smp::{Job, Pool, SmpMode, SmpStats};
+use crate::threads::{Job, Pool, SearchSpec};
 use crate::tt::Table;
 
 /// `trine scale`'s arguments.
@@ -35,6 +36,10 @@ pub struct ScaleArgs {
     /// Hash per search, MB.
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
+    /// Smallest remaining depth at which a node offers a split point (ybw, hybrid).
+    #[arg(long, default_value_t = crate::search::smp::MIN_SPLIT_DEPTH,
+          value_parser = clap::value_parser!(i32).range(1..=64))]
+    pub split_depth: i32,
     /// CSV output file.
     #[arg(long, default_value = "scale.csv")]
     pub csv: PathBuf,
@@ -56,6 +61,8 @@ pub struct ScaleConfig {
     pub modes: Vec<SmpMode>,
     /// TT size per run, MiB.
     pub hash_mb: usize,
+    /// Smallest split depth.
+    pub split_depth: i32,
     /// Show a progress bar on stderr.
     pub progress: bool,
 }
@@ -152,16 +159,16 @@ fn measure(
             depth: Some(cfg.depth),
             ..SearchLimits::default()
         };
-        let job = Arc::new(Job::search(
-            Game::new(board),
-            SearchParams::default(),
+        let job = Arc::new(Job::search(SearchSpec {
+            game: Game::new(board),
+            params: SearchParams::default(),
             limits,
-            false,
-            Arc::clone(&tt),
+            waiting: false,
+            tt: Arc::clone(&tt),
             threads,
             mode,
-            false,
-        ));
+            min_split_depth: cfg.split_depth,
+        }));
         let start = Instant::now();
         let outcome = pool.run(job);
         let ms = start.elapsed().as_secs_f64() * 1000.0;
@@ -390,6 +397,7 @@ pub fn run_cli(args: ScaleArgs) -> ExitCode {
         positions,
         mode,
         hash,
+        split_depth,
         csv,
         svg,
     } = args;
@@ -424,6 +432,7 @@ pub fn run_cli(args: ScaleArgs) -> ExitCode {
         positions,
         modes,
         hash_mb: hash,
+        split_depth,
         progress: true,
     };
     let rows = match run(&cfg) {

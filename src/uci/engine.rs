@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use shakmaty::{Move, Position};
 
-use super::info;
+use super::info::{self, UciReporter};
 use super::options::{declarations, Change, Options};
 use super::parse::{parse, Command, GoParams, PositionStart};
 use crate::board::{parse_uci_move, Board, Game};
@@ -16,7 +16,7 @@ use crate::learn::Learner;
 use crate::nnue::Network;
 use crate::search::iterate::SearchParams;
 use crate::search::{SearchLimits, MAX_DEPTH};
-use crate::smp::{pool::Task, Job, Pool};
+use crate::threads::{Job, Pool, SearchSpec, Task};
 use crate::time::{budget, Clock};
 use crate::tt::Table;
 
@@ -214,7 +214,7 @@ impl Engine {
                 false,
             )),
             tt: Arc::clone(&self.tt),
-            splits: Arc::new(crate::smp::SplitBoard::new(
+            splits: Arc::new(crate::search::smp::SplitBoard::new(
                 self.options.smp_mode,
                 self.pool.size(),
                 i32::MAX,
@@ -361,20 +361,21 @@ impl Engine {
         let params = SearchParams {
             multipv: self.options.multipv,
             searchmoves,
-            report: true,
-            chess960: self.options.chess960,
+            reporter: Some(Arc::new(UciReporter {
+                chess960: self.options.chess960,
+            })),
             network: self.network.clone(),
         };
-        let job = Arc::new(Job::search(
-            self.game.clone(),
+        let job = Arc::new(Job::search(SearchSpec {
+            game: self.game.clone(),
             params,
             limits,
             waiting,
-            Arc::clone(&self.tt),
-            self.pool.size(),
-            self.options.smp_mode,
-            true,
-        ));
+            tt: Arc::clone(&self.tt),
+            threads: self.pool.size(),
+            mode: self.options.smp_mode,
+            min_split_depth: self.options.split_depth,
+        }));
         self.tt.new_search();
         if let Some(l) = self.learner.as_mut() {
             for m in l.refresh() {

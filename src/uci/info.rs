@@ -6,30 +6,32 @@ use shakmaty::Move;
 
 use crate::board::{castling_mode, move_to_uci};
 use crate::score::{is_mate, mate_moves};
+use crate::search::{LineReport, Reporter};
 use crate::tt::Bound;
 
-/// Fields of one `info` line.
-pub struct InfoLine<'a> {
-    /// Iteration depth.
-    pub depth: u32,
-    /// Selective depth.
-    pub seldepth: u32,
-    /// 1-based MultiPV index.
-    pub multipv: usize,
-    /// Score from the engine's side.
-    pub score: i32,
-    /// Exact, or lower/upper bound (aspiration fail-high / fail-low).
-    pub bound: Bound,
-    /// Nodes of all threads.
-    pub nodes: u64,
-    /// Milliseconds since the search started.
-    pub time_ms: u64,
-    /// TT fill, permille.
-    pub hashfull: u32,
-    /// The line.
-    pub pv: &'a [Move],
-    /// Castling notation.
+/// The search's [`Reporter`] in the UCI loop: `info` lines, `bestmove` and errors on stdout.
+#[derive(Debug)]
+pub struct UciReporter {
+    /// Castling notation (`UCI_Chess960`).
     pub chess960: bool,
+}
+
+impl Reporter for UciReporter {
+    fn line(&self, line: &LineReport<'_>) {
+        emit(&format_info(line, self.chess960));
+    }
+
+    fn best_move(&self, best: Option<Move>, ponder: Option<Move>, in_check: bool) {
+        if best.is_none() {
+            let score = if in_check { "mate 0" } else { "cp 0" };
+            emit(&format!("info depth 0 score {score}"));
+        }
+        emit(&format_bestmove(best, ponder, self.chess960));
+    }
+
+    fn error(&self, message: &str) {
+        error(message);
+    }
 }
 
 /// `cp N` or `mate N`.
@@ -52,7 +54,7 @@ pub fn format_line(moves: &[Move], chess960: bool) -> String {
 }
 
 /// One `info depth ...` line.
-pub fn format_info(i: &InfoLine<'_>) -> String {
+pub fn format_info(i: &LineReport<'_>, chess960: bool) -> String {
     let nps = i.nodes * 1000 / i.time_ms.max(1);
     let bound = match i.bound {
         Bound::Lower => " lowerbound",
@@ -73,7 +75,7 @@ pub fn format_info(i: &InfoLine<'_>) -> String {
     );
     if !i.pv.is_empty() {
         s.push_str(" pv ");
-        s.push_str(&format_line(i.pv, i.chess960));
+        s.push_str(&format_line(i.pv, chess960));
     }
     s
 }

@@ -2,7 +2,7 @@
 //! `setoption` (names matched case-insensitively; out-of-range values clamped with a warning;
 //! unparsable values and unknown names refused so the previous value stays).
 
-use crate::smp::SmpMode;
+use crate::search::smp::SmpMode;
 use crate::tt::table::MAX_HASH_MB;
 
 /// How an option is declared to the GUI.
@@ -84,6 +84,14 @@ const SPECS: &[Spec] = &[
         },
     },
     Spec {
+        name: "SMP Split Depth",
+        kind: Kind::Spin {
+            default: crate::search::smp::MIN_SPLIT_DEPTH as i64,
+            min: 1,
+            max: 64,
+        },
+    },
+    Spec {
         name: "Learning",
         kind: Kind::Check { default: false },
     },
@@ -138,6 +146,8 @@ pub struct Options {
     pub chess960: bool,
     /// How helper threads share the work.
     pub smp_mode: SmpMode,
+    /// Smallest remaining depth at which a node offers a split point (`ybw`, `hybrid`).
+    pub split_depth: i32,
     /// Position learning on (persistent hash table).
     pub learning: bool,
     /// Path of the learn file.
@@ -160,6 +170,7 @@ impl Default for Options {
             ponder: false,
             chess960: false,
             smp_mode: SmpMode::parse(DEFAULT_SMP_MODE).unwrap_or(SmpMode::Lazy),
+            split_depth: crate::search::smp::MIN_SPLIT_DEPTH,
             learning: false,
             learn_file: "trine.learn".to_string(),
             learn_threshold: 33,
@@ -292,6 +303,10 @@ impl Options {
                         self.move_overhead_ms = v as u64;
                         Change::Stored
                     }
+                    "SMP Split Depth" => {
+                        self.split_depth = v as i32;
+                        Change::Stored
+                    }
                     "Learn Threshold" => {
                         self.learn_threshold = v as i32;
                         Change::Stored
@@ -376,6 +391,10 @@ mod tests {
         assert_eq!(fixed_declarations().len(), SPECS.len());
         o.set("smp mode", Some("YBW")).unwrap();
         assert_eq!(o.smp_mode, SmpMode::Ybw);
+        o.set("SMP Split Depth", Some("5")).unwrap();
+        assert_eq!(o.split_depth, 5);
+        let (_, warnings) = o.set("smp split depth", Some("0")).unwrap();
+        assert_eq!((o.split_depth, warnings.len()), (1, 1));
         assert!(o.set("SMP Mode", Some("dts")).is_err());
         assert_eq!(o.set("Learning", Some("true")).unwrap().0, Change::Learn);
         assert!(o.learning);

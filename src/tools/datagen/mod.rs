@@ -176,7 +176,7 @@ pub fn run(cfg: &Config) -> Result<Summary, String> {
         .map_err(|e| format!("cannot open {} for appending: {e}", cfg.out.display()))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads.max(1))
-        .stack_size(crate::smp::pool::SEARCH_STACK_BYTES)
+        .stack_size(crate::threads::SEARCH_STACK_BYTES)
         .build()
         .map_err(|e| format!("cannot start {} threads: {e}", cfg.threads))?;
     let start = Instant::now();

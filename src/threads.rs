@@ -11,12 +11,11 @@ use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
 
-use super::split::{SmpMode, SmpStats, SplitBoard};
 use crate::board::Game;
 use crate::search::iterate::SearchParams;
+use crate::search::smp::{SmpMode, SmpStats, SplitBoard};
 use crate::search::{NodeStats, SearchControl, SearchLimits, SearchResult, Searcher};
 use crate::tt::Table;
-use crate::uci::info;
 use shakmaty::Position;
 
 /// Stack size of search threads (deep recursion with on-stack move lists).
@@ -26,10 +25,28 @@ pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 pub struct SearchTask {
     /// The game.
     pub game: Game,
-    /// MultiPV, searchmoves, reporting.
+    /// MultiPV, searchmoves, the evaluation and where to report.
     pub params: SearchParams,
-    /// Print `bestmove` when done (UCI); off for bench and scale.
-    pub print_bestmove: bool,
+}
+
+/// Everything a search job is made of.
+pub struct SearchSpec {
+    /// The game whose current position is searched.
+    pub game: Game,
+    /// MultiPV, searchmoves, the evaluation and where to report.
+    pub params: SearchParams,
+    /// Depth, nodes, mate and time limits.
+    pub limits: SearchLimits,
+    /// `go ponder` or `go infinite`: `bestmove` waits for `stop` or `ponderhit`.
+    pub waiting: bool,
+    /// The shared table.
+    pub tt: Arc<Table>,
+    /// Threads that search (the pool's size).
+    pub threads: usize,
+    /// How helpers share the work.
+    pub mode: SmpMode,
+    /// Smallest remaining depth at which a node offers a split point.
+    pub min_split_depth: i32,
 }
 
 /// What the threads do.
@@ -53,6 +70,8 @@ pub struct JobOutcome {
     pub nodes: u64,
     /// Set by the master once the search is over (just before `bestmove`).
     pub done: bool,
+    /// What went wrong in a search thread (a panic), also told to the reporter if there is one.
+    pub errors: Vec<String>,
 }
 
 /// One unit of work for the whole pool.
@@ -70,33 +89,30 @@ pub struct Job {
 }
 
 impl Job {
-    /// A search job for `threads` threads.
-    #[allow(clippy::too_many_arguments)]
-    pub fn search(
-        game: Game,
-        params: SearchParams,
-        limits: SearchLimits,
-        waiting: bool,
-        tt: Arc<Table>,
-        threads: usize,
-        mode: SmpMode,
-        print_bestmove: bool,
-    ) -> Job {
+    /// A search job.
+    pub fn search(spec: SearchSpec) -> Job {
         Job {
             task: Task::Search(Box::new(SearchTask {
-                game,
-                params,
-                print_bestmove,
+                game: spec.game,
+                params: spec.params,
             })),
-            ctl: Arc::new(SearchControl::new(limits, threads, waiting)),
-            tt,
+            ctl: Arc::new(SearchControl::new(spec.limits, spec.threads, spec.waiting)),
+            tt: spec.tt,
             splits: Arc::new(SplitBoard::new(
-                mode,
-                threads,
-                super::split::MIN_SPLIT_DEPTH,
+                spec.mode,
+                spec.threads,
+                spec.min_split_depth,
             )),
             outcome: Mutex::new(JobOutcome::default()),
         }
+    }
+
+    /// Records an error of a search thread and tells the reporter, if there is one.
+    fn error(&self, params: &SearchParams, message: &str) {
+        if let Some(r) = &params.reporter {
+            r.error(message);
+        }
+        self.outcome.lock().errors.push(message.to_string());
     }
 }
 
@@ -240,14 +256,7 @@ fn run_job(id: usize, searcher: &mut Searcher, job: &Job, shared: &Shared) {
             // YBW helpers never run `iterate`, which sets the evaluation for the others.
             searcher.set_network(task.params.network.as_ref());
             if id == 0 {
-                run_master(
-                    searcher,
-                    job,
-                    &task.game,
-                    &task.params,
-                    task.print_bestmove,
-                    shared,
-                );
+                run_master(searcher, job, &task.game, &task.params, shared);
             } else {
                 run_helper(searcher, job, &task.game, &task.params);
             }
@@ -268,7 +277,6 @@ fn run_master(
     job: &Job,
     game: &Game,
     params: &SearchParams,
-    print_bestmove: bool,
     shared: &Shared,
 ) {
     let ctl = &job.ctl;
@@ -278,7 +286,10 @@ fn run_master(
     let result = match outcome {
         Ok(r) => Some(r),
         Err(_) => {
-            info::error("internal error in the search; playing the first legal move");
+            job.error(
+                params,
+                "internal error in the search; playing the first legal move",
+            );
             None
         }
     };
@@ -302,27 +313,18 @@ fn run_master(
         o.result = result.clone();
         o.done = true;
     }
-    if print_bestmove {
+    if let Some(reporter) = &params.reporter {
         let (best, ponder) = match &result {
             Some(r) => (r.best_move, r.ponder),
             None => (game.board.pos().legal_moves().first().copied(), None),
         };
-        let chess960 = params.chess960;
-        if best.is_none() {
-            let score = if game.board.in_check() {
-                "mate 0"
-            } else {
-                "cp 0"
-            };
-            info::emit(&format!("info depth 0 score {score}"));
-        }
-        info::emit(&info::format_bestmove(best, ponder, chess960));
+        reporter.best_move(best, ponder, game.board.in_check());
     }
 }
 
 fn run_helper(searcher: &mut Searcher, job: &Job, game: &Game, params: &SearchParams) {
     let quiet = SearchParams {
-        report: false,
+        reporter: None,
         ..params.clone()
     };
     let ctl = &job.ctl;
@@ -346,7 +348,10 @@ fn run_helper(searcher: &mut Searcher, job: &Job, game: &Game, params: &SearchPa
     if outcome.is_err() {
         // The split points it was in were left and withdrawn as it unwound, but the move it was
         // searching has no score: the search ends with the last completed iteration.
-        info::error("internal error in a search thread; the search stops");
+        job.error(
+            params,
+            "internal error in a search thread; the search stops",
+        );
         ctl.request_stop();
     }
     gather(searcher, job);
@@ -365,19 +370,17 @@ mod tests {
             depth: Some(depth),
             ..SearchLimits::default()
         };
-        let mut job = Job::search(
-            Game::new(Board::from_fen(fen, false).unwrap()),
-            SearchParams::default(),
+        Arc::new(Job::search(SearchSpec {
+            game: Game::new(Board::from_fen(fen, false).unwrap()),
+            params: SearchParams::default(),
             limits,
-            false,
-            Arc::new(Table::new(8).unwrap()),
+            waiting: false,
+            tt: Arc::new(Table::new(8).unwrap()),
             threads,
             mode,
-            false,
-        );
-        // Split from depth 2, so that split points are many even in a short search.
-        job.splits = Arc::new(SplitBoard::new(mode, threads, 2));
-        Arc::new(job)
+            // Split from depth 2, so that split points are many even in a short search.
+            min_split_depth: 2,
+        }))
     }
 
     #[test]
@@ -395,6 +398,11 @@ mod tests {
             let r = outcome.result.expect("the master still returns a result");
             assert!(r.best_move.is_some(), "{mode:?}");
             assert!(outcome.done);
+            assert_eq!(
+                outcome.errors,
+                ["internal error in a search thread; the search stops"],
+                "{mode:?}"
+            );
             // The pool serves the next search with both threads.
             let outcome = pool.run(job(2, mode, 8));
             assert_eq!(outcome.result.map(|r| r.depth), Some(8), "{mode:?}");

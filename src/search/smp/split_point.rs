@@ -16,7 +16,6 @@
 
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
 
 use crossbeam::utils::CachePadded;
 use parking_lot::{Condvar, Mutex};
@@ -24,38 +23,6 @@ use shakmaty::Move;
 
 use crate::board::Board;
 use crate::search::{MovePlan, NodeType};
-
-/// How the helper threads share the work.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SmpMode {
-    /// Lazy SMP only: every thread runs its own iterative deepening over the shared TT.
-    Lazy,
-    /// Young Brothers Wait only: helpers wait for split points at expected ALL-nodes.
-    Ybw,
-    /// Helpers run lazy SMP and join split points whenever one is offered.
-    Hybrid,
-}
-
-impl SmpMode {
-    /// The UCI/CLI name.
-    pub fn name(self) -> &'static str {
-        match self {
-            SmpMode::Lazy => "lazy",
-            SmpMode::Ybw => "ybw",
-            SmpMode::Hybrid => "hybrid",
-        }
-    }
-
-    /// Parses a UCI/CLI name (case-insensitive).
-    pub fn parse(text: &str) -> Option<SmpMode> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "lazy" => Some(SmpMode::Lazy),
-            "ybw" => Some(SmpMode::Ybw),
-            "hybrid" => Some(SmpMode::Hybrid),
-            _ => None,
-        }
-    }
-}
 
 /// Why a node offered a split point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -326,205 +293,12 @@ impl SplitPoint {
     }
 }
 
-/// The split points on offer in one search, and the threads waiting for one.
-pub struct SplitBoard {
-    points: CachePadded<Mutex<Vec<Arc<SplitPoint>>>>,
-    wake: Condvar,
-    // Written as threads wait and split points come and go; read at every node that may split.
-    // Each on its own cache line, away from the read-only fields below.
-    available: CachePadded<AtomicUsize>,
-    idle: CachePadded<AtomicUsize>,
-    /// Scheme in use.
-    pub mode: SmpMode,
-    /// Threads in the search.
-    pub threads: usize,
-    /// Smallest remaining depth at which a split point is created.
-    pub min_depth: i32,
-    /// Tests only: the next helper (any thread but the master) to take a move at a split point panics.
-    #[cfg(test)]
-    pub inject_panic: AtomicBool,
-}
-
-/// Default smallest split depth.
-pub const MIN_SPLIT_DEPTH: i32 = 8;
-
-impl SplitBoard {
-    /// A board for a search with `threads` threads in `mode`.
-    pub fn new(mode: SmpMode, threads: usize, min_depth: i32) -> SplitBoard {
-        SplitBoard {
-            points: CachePadded::new(Mutex::new(Vec::new())),
-            wake: Condvar::new(),
-            available: CachePadded::new(AtomicUsize::new(0)),
-            idle: CachePadded::new(AtomicUsize::new(0)),
-            mode,
-            threads,
-            min_depth,
-            #[cfg(test)]
-            inject_panic: AtomicBool::new(false),
-        }
-    }
-
-    /// Tests only: panics once when [`SplitBoard::inject_panic`] is set (a helper dying mid-search).
-    #[cfg(test)]
-    pub fn maybe_inject_panic(&self) {
-        if self.inject_panic.swap(false, Ordering::AcqRel) {
-            panic!("injected panic at a split point");
-        }
-    }
-
-    /// Should a node of remaining `depth` offer a split point now?
-    #[inline]
-    pub fn wanted(&self, depth: i32) -> bool {
-        if self.threads < 2 || depth < self.min_depth {
-            return false;
-        }
-        match self.mode {
-            SmpMode::Lazy => false,
-            SmpMode::Ybw => self.idle.load(Ordering::Relaxed) > 0,
-            SmpMode::Hybrid => true,
-        }
-    }
-
-    /// True if some split point is on offer (a cheap check before [`SplitBoard::pick`]).
-    #[inline]
-    pub fn has_work(&self) -> bool {
-        self.available.load(Ordering::Relaxed) > 0
-    }
-
-    /// Offers a split point and wakes waiting helpers.
-    pub fn publish(&self, sp: &Arc<SplitPoint>) {
-        let mut p = self.points.lock();
-        p.push(Arc::clone(sp));
-        self.available.store(p.len(), Ordering::Relaxed);
-        self.wake.notify_all();
-    }
-
-    /// Takes a split point off offer.
-    pub fn withdraw(&self, sp: &Arc<SplitPoint>) {
-        let mut p = self.points.lock();
-        p.retain(|x| !Arc::ptr_eq(x, sp));
-        self.available.store(p.len(), Ordering::Relaxed);
-    }
-
-    /// Joins, among every open split point of every owner, the one with the most remaining depth
-    /// that still has moves (the biggest subtrees first, as DTS chooses; ties: nearer the root).
-    pub fn pick(&self) -> Option<Arc<SplitPoint>> {
-        if !self.has_work() {
-            return None;
-        }
-        let p = self.points.lock();
-        let mut best: Option<&Arc<SplitPoint>> = None;
-        for sp in p.iter() {
-            let better =
-                best.is_none_or(|b| (sp.depth, -(sp.ply as i64)) > (b.depth, -(b.ply as i64)));
-            if better && sp.moves_left() > 0 && !sp.is_aborted() {
-                best = Some(sp);
-            }
-        }
-        let sp = Arc::clone(best?);
-        drop(p);
-        if sp.try_enter() {
-            Some(sp)
-        } else {
-            None
-        }
-    }
-
-    /// An idle thread waits (at most `timeout`) for a split point to be offered; while it waits it
-    /// counts as idle, which is what makes YBW owners offer work.
-    pub fn wait_for_work(&self, timeout: Duration) {
-        let mut p = self.points.lock();
-        self.idle.fetch_add(1, Ordering::Relaxed);
-        self.wake.wait_for(&mut p, timeout);
-        self.idle.fetch_sub(1, Ordering::Relaxed);
-    }
-
-    /// A split point below `ancestor` (created by one of its helpers) that still has moves, for an
-    /// owner waiting on its helpers to help them ("helpful master").
-    pub fn pick_below(&self, ancestor: &Arc<SplitPoint>) -> Option<Arc<SplitPoint>> {
-        if !self.has_work() {
-            return None;
-        }
-        let p = self.points.lock();
-        let found = p
-            .iter()
-            .filter(|sp| !Arc::ptr_eq(sp, ancestor) && sp.descends_from(ancestor))
-            .filter(|sp| sp.moves_left() > 0 && !sp.is_aborted())
-            .min_by_key(|sp| sp.ply)
-            .cloned();
-        drop(p);
-        let sp = found?;
-        if sp.try_enter() {
-            Some(sp)
-        } else {
-            None
-        }
-    }
-
-    /// Wakes every waiting helper (at the end of a search).
-    pub fn wake_all(&self) {
-        let _p = self.points.lock();
-        self.wake.notify_all();
-    }
-}
-
-/// Parallel-search counters of one thread, summed over threads for reports.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SmpStats {
-    /// Split points this thread created.
-    pub splits_created: u64,
-    /// Split points created, by [`SplitKind`] (`All`, `TtAll`, `Cut`, `Pv`, `Root`).
-    pub splits_by_kind: [u64; 5],
-    /// Smallest remaining depth of a split point this thread created (0: none created).
-    pub shallowest_split: u32,
-    /// Split points this thread joined as a helper.
-    pub splits_joined: u64,
-    /// Split points ended by a fail-high.
-    pub splits_aborted: u64,
-    /// Split points whose merged result contradicted its bound (a cutoff below beta, or a score
-    /// at or above beta without a cutoff): always 0 in a correct search, counted so that tests
-    /// check it inside real searches.
-    pub split_bound_errors: u64,
-    /// Time helpers spent waiting for work, microseconds.
-    pub idle_us: u64,
-    /// Time owners spent waiting for their helpers to finish, microseconds.
-    pub owner_wait_us: u64,
-}
-
-impl SmpStats {
-    /// Counts a split point created at remaining `depth`.
-    pub fn count_split(&mut self, kind: SplitKind, depth: i32) {
-        self.splits_created += 1;
-        self.splits_by_kind[kind as usize] += 1;
-        let d = depth.max(1) as u32;
-        if self.shallowest_split == 0 || d < self.shallowest_split {
-            self.shallowest_split = d;
-        }
-    }
-
-    /// Adds another thread's counters.
-    pub fn merge(&mut self, o: &SmpStats) {
-        self.splits_created += o.splits_created;
-        for (a, b) in self.splits_by_kind.iter_mut().zip(o.splits_by_kind) {
-            *a += b;
-        }
-        if o.shallowest_split != 0
-            && (self.shallowest_split == 0 || o.shallowest_split < self.shallowest_split)
-        {
-            self.shallowest_split = o.shallowest_split;
-        }
-        self.splits_joined += o.splits_joined;
-        self.splits_aborted += o.splits_aborted;
-        self.split_bound_errors += o.split_bound_errors;
-        self.idle_us += o.idle_us;
-        self.owner_wait_us += o.owner_wait_us;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::smp::{SmpMode, SplitBoard};
     use shakmaty::Position;
+    use std::time::Duration;
 
     fn split_point(parent: Option<Arc<SplitPoint>>) -> Arc<SplitPoint> {
         let board = Board::startpos();
@@ -704,18 +478,5 @@ mod tests {
         assert_eq!((r.best, r.best_move), (40, Some(b)));
         assert_eq!(r.best_pv, vec![b, a]);
         assert_eq!(sp.moves_left(), 17);
-    }
-
-    #[test]
-    fn modes_parse() {
-        for m in [SmpMode::Lazy, SmpMode::Ybw, SmpMode::Hybrid] {
-            assert_eq!(SmpMode::parse(m.name()), Some(m));
-        }
-        assert_eq!(SmpMode::parse("DTS"), None);
-        let lazy = SplitBoard::new(SmpMode::Lazy, 4, 2);
-        assert!(!lazy.wanted(10));
-        let hybrid = SplitBoard::new(SmpMode::Hybrid, 4, 2);
-        assert!(hybrid.wanted(2) && !hybrid.wanted(1));
-        assert!(!SplitBoard::new(SmpMode::Hybrid, 1, 2).wanted(10));
     }
 }

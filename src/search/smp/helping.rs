@@ -5,11 +5,9 @@
 
 use std::sync::Arc;
 
-use super::NodeType;
-use super::{MovePlan, Searcher};
+use super::{SmpMode, SplitBoard, SplitPoint, SplitResult, SplitSpec};
 use crate::search::control::SearchControl;
-use crate::smp::split::{SplitBoard, SplitResult, SplitSpec};
-use crate::smp::SplitPoint;
+use crate::search::{MovePlan, NodeType, Searcher};
 use crate::tt::Table;
 
 /// Thread id given to the side searcher that helps at split points (it publishes no node count of
@@ -30,7 +28,7 @@ impl Searcher {
         let wants_worker = self.id != 0
             && self.id != WORKER_ID
             && splits.threads > 1
-            && splits.mode == crate::smp::SmpMode::Hybrid;
+            && splits.mode == SmpMode::Hybrid;
         if wants_worker {
             let w = self.sp_worker.get_or_insert_with(|| {
                 Box::new(Searcher::new(WORKER_ID, Arc::clone(tt), Arc::clone(ctl)))
