@@ -9,6 +9,7 @@ use std::time::Duration;
 use shakmaty::fen::Epd;
 use shakmaty::san::San;
 use shakmaty::{Chess, EnPassantMode, Position};
+use trine::rng::Rng;
 
 mod engine_process;
 use engine_process::tempdir::TempDir;
@@ -17,17 +18,10 @@ use engine_process::{run_to_end, trine_bin, Run};
 /// How long one run of `trine learn` may take.
 const LIMIT: Duration = Duration::from_secs(120);
 
-fn xorshift(state: &mut u64) -> u64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    *state
-}
-
 /// EPD lines (in `trine learn export`'s format) for `n` positions from seeded random games whose
 /// keys are not in `seen`.
 fn epd_lines(n: usize, seed: u64, seen: &mut HashSet<u64>) -> Vec<String> {
-    let mut rng = seed;
+    let mut rng = Rng::new(seed);
     let mut lines = Vec::with_capacity(n);
     while lines.len() < n {
         let mut pos = Chess::default();
@@ -36,10 +30,10 @@ fn epd_lines(n: usize, seed: u64, seen: &mut HashSet<u64>) -> Vec<String> {
             if moves.is_empty() || lines.len() == n {
                 break;
             }
-            let m = moves[(xorshift(&mut rng) % moves.len() as u64) as usize];
+            let m = moves[rng.below(moves.len())];
             if seen.insert(trine::board::full_key(&pos)) {
-                let score = (xorshift(&mut rng) % 500) as i32 - 250;
-                let depth = xorshift(&mut rng) % 15 + 1;
+                let score = rng.below(500) as i32 - 250;
+                let depth = rng.below(15) + 1;
                 lines.push(format!(
                     "{} bm {}; ce {score}; acd {depth}; c0 \"search\";",
                     Epd::from_position(&pos, EnPassantMode::Legal),
@@ -207,7 +201,7 @@ fn killed_writers_never_leave_a_torn_file() {
         std::fs::write(&path, lines.join("\n") + "\n").expect("write epd");
         epds.push(path);
     }
-    let mut rng = 77u64;
+    let mut rng = Rng::new(77);
     for round in 0..24 {
         let epd = &epds[round % epds.len()];
         let mut child = Command::new(trine_bin())
@@ -216,8 +210,8 @@ fn killed_writers_never_leave_a_torn_file() {
             .stderr(Stdio::null())
             .spawn()
             .expect("spawn trine");
-        let delay = xorshift(&mut rng) % 80;
-        std::thread::sleep(std::time::Duration::from_millis(delay));
+        let delay = rng.below(80) as u64;
+        std::thread::sleep(Duration::from_millis(delay));
         let _ = child.kill();
         let _ = child.wait();
         let out = trine(&["learn", "stats", "--file", s(&file)]);

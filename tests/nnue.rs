@@ -9,6 +9,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use shakmaty::{CastlingMode, Chess};
+use trine::rng::Rng;
 
 mod engine_process;
 use engine_process::tempdir::TempDir;
@@ -22,13 +23,8 @@ const FEN: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ -
 /// A pseudo-random network file of hidden size `h` and `buckets` output buckets in the format of
 /// docs/nnue.md: version 1 for one bucket, version 2 for more.
 fn network_file(h: usize, buckets: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    let mut next = move |range: i64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % (2 * range as u64 + 1)) as i64 - range
-    };
+    let mut rng = Rng::new(seed);
+    let mut next = move |range: i64| rng.below(2 * range as usize + 1) as i64 - range;
     let mut f = if buckets == 1 {
         b"TRINENN1"
     } else {
