@@ -6,6 +6,7 @@ use shakmaty::Position;
 
 use trine::board::Board;
 use trine::eval::evaluate;
+use trine::rng::Rng;
 use trine::tt::{Bound, NewEntry, PackedMove, Table};
 
 const FENS: &[&str] = &[
@@ -51,12 +52,10 @@ fn eval(c: &mut Criterion) {
 
 fn tt(c: &mut Criterion) {
     let table = Table::new(16).expect("16 MB");
-    let mut key = 0x9E37_79B9_7F4A_7C15u64;
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     c.bench_function("tt store+probe", |b| {
         b.iter(|| {
-            key = key
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            let key = rng.next_u64();
             table.store(
                 key,
                 NewEntry {

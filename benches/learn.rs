@@ -10,17 +10,11 @@ use shakmaty::{Chess, Position};
 
 use trine::board::full_key;
 use trine::learn::{LearnEntry, LearnFile, Origin, DEFAULT_CAPACITY};
-
-fn xorshift(state: &mut u64) -> u64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    *state
-}
+use trine::rng::Rng;
 
 /// `n` entries of distinct positions from seeded random games.
 fn entries(n: usize, seed: u64) -> Vec<LearnEntry> {
-    let mut rng = seed;
+    let mut rng = Rng::new(seed);
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(n);
     while out.len() < n {
@@ -30,10 +24,10 @@ fn entries(n: usize, seed: u64) -> Vec<LearnEntry> {
             if moves.is_empty() || out.len() == n {
                 break;
             }
-            let m = moves[(xorshift(&mut rng) % moves.len() as u64) as usize];
+            let m = moves[rng.below(moves.len())];
             if seen.insert(full_key(&pos)) {
-                let score = (xorshift(&mut rng) % 800) as i16 - 400;
-                let depth = (xorshift(&mut rng) % 24) as u8 + 1;
+                let score = rng.below(800) as i16 - 400;
+                let depth = rng.below(24) as u8 + 1;
                 out.push(LearnEntry::from_position(
                     &pos,
                     depth,

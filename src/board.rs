@@ -323,22 +323,20 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::Rng;
 
     fn playout(fen: &str, chess960: bool, seed: u64, plies: usize) {
         let mut board = Board::from_fen(fen, chess960).unwrap();
-        let mut rng = seed;
+        let mut rng = Rng::new(seed);
         for _ in 0..plies {
             let moves = board.pos().legal_moves();
             if moves.is_empty() {
                 break;
             }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
             for &m in &moves {
                 assert_eq!(board.gives_check(m), board.play(m).in_check(), "{m:?}");
             }
-            let m = moves[(rng % moves.len() as u64) as usize];
+            let m = moves[rng.below(moves.len())];
             board = board.play(m);
             assert_eq!(board.key(), full_key(board.pos()), "after {m:?}");
             if let Some(null) = board.play_null() {

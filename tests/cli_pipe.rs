@@ -3,10 +3,13 @@
 
 use std::process::{Command, Stdio};
 
+mod engine_process;
+use engine_process::trine_bin;
+
 /// Runs `trine args` with its stdout a pipe that is closed before the child writes anything;
 /// returns the exit status and stderr.
 fn run_with_closed_stdout(args: &[&str]) -> (std::process::ExitStatus, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_trine"))
+    let mut child = Command::new(trine_bin())
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

@@ -2,43 +2,29 @@
 //! score and a result that the summary's counts allow; one thread and one seed give the same file
 //! byte for byte (two threads: the same lines in another order); a second run appends; an unopenable output path is exit code 1 with a message.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
 
 use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
 use trine::search::movepick::see;
 
-/// A temporary file path, unique per process and test, removed on drop.
-struct TempFile(PathBuf);
+mod engine_process;
+use engine_process::tempdir::TempDir;
+use engine_process::{run_to_end, trine_bin, Run};
 
-impl TempFile {
-    fn new(name: &str) -> TempFile {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let path = std::env::temp_dir().join(format!(
-            "trine-datagen-{}-{nanos}-{name}.txt",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_file(&path);
-        TempFile(path)
-    }
-}
+/// How long one run of `trine datagen` may take.
+const LIMIT: Duration = Duration::from_secs(120);
 
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-fn datagen(args: &[&str], out: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_trine"))
-        .arg("datagen")
-        .args(args)
-        .arg("--out")
-        .arg(out)
-        .output()
-        .expect("run trine")
+fn datagen(args: &[&str], out: &Path) -> Run {
+    run_to_end(
+        Command::new(trine_bin())
+            .arg("datagen")
+            .args(args)
+            .arg("--out")
+            .arg(out),
+        LIMIT,
+    )
 }
 
 /// The counts of `datagen: G games, P positions (W white wins, D draws, L black wins), T s, X positions/s`.
@@ -89,22 +75,15 @@ fn check_line(line: &str) -> &str {
 
 #[test]
 fn lines_are_legal_quiet_positions_matching_the_summary() {
-    let file = TempFile::new("main");
-    let run = datagen(
-        &["--games", "4", "--nodes", "400", "--threads", "2"],
-        &file.0,
-    );
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert_eq!(
-        run.status.code(),
-        Some(0),
-        "stdout {stdout}\nstderr {stderr}"
-    );
-    let [games, positions, white, draws, black] = summary_counts(&stdout);
+    let dir = TempDir::new("datagen");
+    let file = dir.join("main.txt");
+    let run = datagen(&["--games", "4", "--nodes", "400", "--threads", "2"], &file);
+    let (stdout, stderr) = (&run.stdout, &run.stderr);
+    assert_eq!(run.code, Some(0), "stdout {stdout}\nstderr {stderr}");
+    let [games, positions, white, draws, black] = summary_counts(stdout);
     assert_eq!(games, 4);
     assert_eq!(white + draws + black, 4);
-    let text = std::fs::read_to_string(&file.0).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.ends_with('\n'));
     let lines: Vec<&str> = text.lines().collect();
     assert!(!lines.is_empty(), "no positions written");
@@ -138,25 +117,21 @@ fn one_thread_is_deterministic_and_runs_append() {
         "--seed",
         "7",
     ];
-    let a = TempFile::new("det-a");
-    let b = TempFile::new("det-b");
+    let dir = TempDir::new("datagen");
+    let a = dir.join("det-a.txt");
+    let b = dir.join("det-b.txt");
     for f in [&a, &b] {
-        let run = datagen(&args, &f.0);
-        assert_eq!(
-            run.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&run.stderr)
-        );
+        let run = datagen(&args, f);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
     }
-    let first = std::fs::read(&a.0).unwrap();
+    let first = std::fs::read(&a).unwrap();
     assert!(!first.is_empty());
-    assert_eq!(first, std::fs::read(&b.0).unwrap(), "same seed, one thread");
+    assert_eq!(first, std::fs::read(&b).unwrap(), "same seed, one thread");
     // Every game has its own table and searcher, so more threads change only the order of the games.
-    let c = TempFile::new("det-c");
+    let c = dir.join("det-c.txt");
     let mut threads2 = args;
     threads2[5] = "2";
-    assert_eq!(datagen(&threads2, &c.0).status.code(), Some(0));
+    assert_eq!(datagen(&threads2, &c).code, Some(0));
     let sorted = |bytes: &[u8]| {
         let mut lines: Vec<String> = String::from_utf8_lossy(bytes)
             .lines()
@@ -165,21 +140,21 @@ fn one_thread_is_deterministic_and_runs_append() {
         lines.sort();
         lines
     };
-    assert_eq!(sorted(&first), sorted(&std::fs::read(&c.0).unwrap()));
+    assert_eq!(sorted(&first), sorted(&std::fs::read(&c).unwrap()));
     // A second run into the same file appends the same games again.
-    let run = datagen(&args, &a.0);
-    assert_eq!(run.status.code(), Some(0));
-    let twice = std::fs::read(&a.0).unwrap();
+    let run = datagen(&args, &a);
+    assert_eq!(run.code, Some(0));
+    let twice = std::fs::read(&a).unwrap();
     assert_eq!(twice, [first.clone(), first].concat());
 }
 
 #[test]
 fn unopenable_output_is_exit_code_1() {
-    let dir = TempFile::new("missing-dir");
-    let out = dir.0.join("sub").join("data.txt");
+    let dir = TempDir::new("datagen");
+    let out = dir.join("missing-dir").join("sub").join("data.txt");
     let run = datagen(&["--games", "1", "--nodes", "100"], &out);
-    assert_eq!(run.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.code, Some(1));
+    let stderr = &run.stderr;
     assert!(
         stderr.contains("error: cannot open") && stderr.contains("data.txt"),
         "{stderr}"

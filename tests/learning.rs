@@ -3,8 +3,15 @@
 //! within the same shallow budget, and with `Learning` off it does not. A corrupt learn file is moved
 //! aside with an `info string` and the engine carries on.
 
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::time::Duration;
+
+mod engine_process;
+use engine_process::tempdir::TempDir;
+use engine_process::Engine;
+
+/// How long any one answer may take.
+const WAIT: Duration = Duration::from_secs(60);
 
 /// White's shallow search (depth 1) likes Nc3 here; deeper, ...cxd4 refutes it (the queen on b6 and
 /// the pawn on c5 win material), which a depth-7 search sees. (Depth 3 liked Nc3 too until round 9
@@ -15,56 +22,9 @@ const REFUTATION: &str = "c5d4";
 /// The shallow budget.
 const SHALLOW: &str = "go depth 1";
 
-mod engine_process;
-use engine_process::Engine;
-
-/// Conversation helpers on top of the shared engine process.
-trait Talk {
-    fn until(&mut self, prefix: &str) -> Vec<String>;
-    fn bestmove(&mut self, go: &str) -> (String, Vec<String>);
-    fn quit(self);
-}
-
-impl Talk for Engine {
-    /// Lines up to and including the first one starting with `prefix`.
-    fn until(&mut self, prefix: &str) -> Vec<String> {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self
-                .next_line(left)
-                .unwrap_or_else(|| panic!("no '{prefix}' within 60 s; saw {seen:#?}"));
-            let done = line.starts_with(prefix);
-            seen.push(line);
-            if done {
-                return seen;
-            }
-        }
-    }
-
-    fn bestmove(&mut self, go: &str) -> (String, Vec<String>) {
-        self.send(go);
-        let lines = self.until("bestmove");
-        let mv = lines
-            .last()
-            .and_then(|l| l.split_whitespace().nth(1))
-            .unwrap()
-            .to_string();
-        (mv, lines)
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let _ = self.child.wait();
-    }
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("trine-learning-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// The best move of `go`.
+fn bestmove(e: &mut Engine, go: &str) -> String {
+    e.search(go, WAIT).bestmove().to_string()
 }
 
 /// An engine learning (`on`) in `file`. The trap above was found with the hand-written
@@ -81,20 +41,19 @@ fn engine_with_learning_eval(file: &Path, on: bool, eval: &str) -> Engine {
         file.display()
     ));
     e.send(&format!("setoption name Learning value {on}"));
-    e.send("isready");
-    e.until("readyok");
+    e.sync(WAIT);
     e
 }
 
 #[test]
 fn a_learned_refutation_is_avoided_in_a_fresh_process() {
-    let dir = temp_dir("trap");
+    let dir = TempDir::new("learning-trap");
     let file = dir.join("trine.learn");
 
     // Without any learning the shallow search falls for the lure.
     let mut plain = engine_with_learning(&file, false);
     plain.send(&format!("position fen {TRAP}"));
-    let (mv, _) = plain.bestmove(SHALLOW);
+    let mv = bestmove(&mut plain, SHALLOW);
     assert_eq!(
         mv, LURE,
         "precondition: the shallow search prefers the lure"
@@ -106,13 +65,13 @@ fn a_learned_refutation_is_avoided_in_a_fresh_process() {
     let mut learner = engine_with_learning(&file, true);
     learner.send("ucinewgame");
     learner.send(&format!("position fen {TRAP}"));
-    let (mv, _) = learner.bestmove(SHALLOW);
+    let mv = bestmove(&mut learner, SHALLOW);
     assert_eq!(mv, LURE);
     learner.send(&format!("position fen {TRAP} moves {LURE} {REFUTATION}"));
-    let (_, lines) = learner.bestmove("go depth 7");
+    let lines = learner.search("go depth 7", WAIT).lines;
     // The score drop is noticed once the engine settles the search (at the next command).
     learner.send("isready");
-    let after = learner.until("readyok");
+    let after = learner.until("readyok", WAIT);
     let learned = lines
         .iter()
         .chain(after.iter())
@@ -124,7 +83,7 @@ fn a_learned_refutation_is_avoided_in_a_fresh_process() {
     // A fresh process with Learning on avoids the lure within the same shallow budget...
     let mut fresh = engine_with_learning(&file, true);
     fresh.send(&format!("position fen {TRAP}"));
-    let (mv, _) = fresh.bestmove(SHALLOW);
+    let mv = bestmove(&mut fresh, SHALLOW);
     assert_ne!(
         mv, LURE,
         "the learned refutation should steer the shallow search away"
@@ -134,7 +93,7 @@ fn a_learned_refutation_is_avoided_in_a_fresh_process() {
     // ...and with Learning off it does not.
     let mut off = engine_with_learning(&file, false);
     off.send(&format!("position fen {TRAP}"));
-    let (mv, _) = off.bestmove(SHALLOW);
+    let mv = bestmove(&mut off, SHALLOW);
     assert_eq!(mv, LURE);
     off.quit();
 
@@ -144,7 +103,7 @@ fn a_learned_refutation_is_avoided_in_a_fresh_process() {
     let mut net = engine_with_learning_eval(&file, true, "<built-in>");
     net.send(&format!("position fen {TRAP}"));
     net.send(SHALLOW);
-    let lines = net.until("bestmove");
+    let lines = net.until("bestmove", WAIT);
     assert!(
         lines
             .iter()
@@ -153,12 +112,11 @@ fn a_learned_refutation_is_avoided_in_a_fresh_process() {
     );
     net.quit();
     assert_eq!(std::fs::read(&file).unwrap(), before);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_corrupt_learn_file_is_moved_aside_and_the_engine_carries_on() {
-    let dir = temp_dir("corrupt");
+    let dir = TempDir::new("learning-corrupt");
     let file = dir.join("trine.learn");
     std::fs::write(
         &file,
@@ -167,7 +125,8 @@ fn a_corrupt_learn_file_is_moved_aside_and_the_engine_carries_on() {
     .unwrap();
     let mut e = engine_with_learning(&file, true);
     e.send("position startpos");
-    let (mv, lines) = e.bestmove("go depth 3");
+    let out = e.search("go depth 3", WAIT);
+    let (mv, lines) = (out.bestmove(), &out.lines);
     assert!(mv.len() >= 4);
     assert!(
         lines
@@ -176,7 +135,7 @@ fn a_corrupt_learn_file_is_moved_aside_and_the_engine_carries_on() {
         "{lines:#?}"
     );
     e.quit();
-    let names: Vec<String> = std::fs::read_dir(&dir)
+    let names: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|d| d.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
@@ -193,31 +152,29 @@ fn a_corrupt_learn_file_is_moved_aside_and_the_engine_carries_on() {
         b"this is not a learn file at all, just garbage bytes",
         "the corrupt file is kept byte for byte"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn an_unwritable_learn_file_is_an_error_message_not_a_crash() {
-    let dir = temp_dir("unwritable");
+    let dir = TempDir::new("learning-unwritable");
     // A path below a regular file can never be created.
     let blocker = dir.join("plain-file");
     std::fs::write(&blocker, b"x").unwrap();
     let file = blocker.join("trine.learn");
     let mut e = engine_with_learning(&file, true);
     e.send(&format!("position fen {TRAP}"));
-    let _ = e.bestmove(SHALLOW);
+    e.search(SHALLOW, WAIT);
     e.send(&format!("position fen {TRAP} moves {LURE} {REFUTATION}"));
-    let _ = e.bestmove("go depth 7");
+    e.search("go depth 7", WAIT);
     e.send("isready");
-    let after = e.until("readyok");
+    let after = e.until("readyok", WAIT);
     assert!(
         after.iter().any(|l| l.starts_with("info string error:")),
         "{after:#?}"
     );
     // Still alive and searching.
     e.send("position startpos");
-    let (mv, _) = e.bestmove("go depth 2");
+    let mv = bestmove(&mut e, "go depth 2");
     assert!(mv.len() >= 4);
     e.quit();
-    let _ = std::fs::remove_dir_all(&dir);
 }

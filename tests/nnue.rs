@@ -4,26 +4,27 @@
 //! `info string error` and the evaluation in use stays; `<empty>` is the hand-written evaluation.
 //! A network with output buckets (file format version 2) loads and plays the same way.
 
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
 
 use shakmaty::{CastlingMode, Chess};
+use trine::rng::Rng;
 
 mod engine_process;
-use engine_process::Engine;
+use engine_process::tempdir::TempDir;
+use engine_process::{run_to_end, trine_bin, Engine};
+
+/// How long any one answer, or one run of `trine`, may take.
+const WAIT: Duration = Duration::from_secs(60);
 
 const FEN: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8";
 
 /// A pseudo-random network file of hidden size `h` and `buckets` output buckets in the format of
 /// docs/nnue.md: version 1 for one bucket, version 2 for more.
 fn network_file(h: usize, buckets: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    let mut next = move |range: i64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % (2 * range as u64 + 1)) as i64 - range
-    };
+    let mut rng = Rng::new(seed);
+    let mut next = move |range: i64| rng.below(2 * range as usize + 1) as i64 - range;
     let mut f = if buckets == 1 {
         b"TRINENN1"
     } else {
@@ -50,36 +51,10 @@ fn network_file(h: usize, buckets: usize, seed: u64) -> Vec<u8> {
     f
 }
 
-fn scratch_dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("trine-nnue-test-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// Lines up to and including the first that satisfies `done`.
-fn until(e: &Engine, done: impl Fn(&str) -> bool) -> Vec<String> {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let mut seen = Vec::new();
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let line = e
-            .next_line(left)
-            .unwrap_or_else(|| panic!("no expected line within 60 s; saw {seen:#?}"));
-        let stop = done(&line);
-        seen.push(line);
-        if stop {
-            return seen;
-        }
-    }
-}
-
 /// Sends `line`, then `isready`; the lines before `readyok`.
 fn say(e: &mut Engine, line: &str) -> Vec<String> {
     e.send(line);
-    e.send("isready");
-    let mut lines = until(e, |l| l == "readyok");
-    lines.pop();
-    lines
+    e.sync(WAIT)
 }
 
 /// The `eval` line's network score, if it names a network.
@@ -97,15 +72,9 @@ fn network_eval(e: &mut Engine) -> Option<i32> {
 }
 
 fn legal_bestmove(e: &mut Engine, pos: &Chess, go: &str) {
-    e.send(go);
-    let lines = until(e, |l| l.starts_with("bestmove"));
-    let mv = lines
-        .last()
-        .unwrap()
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .to_string();
+    let out = e.search(go, WAIT);
+    let mv = out.bestmove();
+    let lines = &out.lines;
     let m: shakmaty::uci::UciMove = mv.parse().unwrap();
     assert!(
         m.to_move(pos).is_ok(),
@@ -122,9 +91,7 @@ fn set_eval_file(e: &mut Engine, path: &Path) -> Vec<String> {
 
 #[test]
 fn a_network_is_loaded_used_and_kept_through_bad_files() {
-    // Its own folder: the tests run in parallel and each removes its folder at the end.
-    let dir = scratch_dir().join("load");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("nnue-load");
     let good = dir.join("good.nnue");
     std::fs::write(&good, network_file(32, 1, 11)).unwrap();
     let truncated = dir.join("truncated.nnue");
@@ -182,15 +149,12 @@ fn a_network_is_loaded_used_and_kept_through_bad_files() {
     say(&mut e, "setoption name EvalFile value <empty>");
     assert_eq!(network_eval(&mut e), None);
     legal_bestmove(&mut e, &pos, "go depth 4");
-    e.send("quit");
-    let _ = e.child.wait();
-    let _ = std::fs::remove_dir_all(&dir);
+    e.quit();
 }
 
 #[test]
 fn a_network_with_output_buckets_is_loaded_and_played_with() {
-    let dir = scratch_dir().join("buckets");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("nnue-buckets");
     let good = dir.join("b8.nnue");
     let bytes = network_file(32, 8, 13);
     std::fs::write(&good, &bytes).unwrap();
@@ -250,57 +214,45 @@ fn a_network_with_output_buckets_is_loaded_and_played_with() {
         .into_position(CastlingMode::Standard)
         .unwrap();
     legal_bestmove(&mut e, &start, "go nodes 20000");
-    e.send("quit");
-    let _ = e.child.wait();
-    let _ = std::fs::remove_dir_all(&dir);
+    e.quit();
 }
 
 #[test]
 fn bench_runs_with_a_network_and_refuses_a_bad_one() {
-    let dir = scratch_dir().join("bench");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("nnue-bench");
     let good = dir.join("good.nnue");
     std::fs::write(&good, network_file(16, 1, 5)).unwrap();
     let run = |path: &Path| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_trine"))
-            .args(["bench", "--depth", "4", "--evalfile"])
-            .arg(path)
-            .output()
-            .unwrap()
+        run_to_end(
+            Command::new(trine_bin())
+                .args(["bench", "--depth", "4", "--evalfile"])
+                .arg(path),
+            WAIT,
+        )
     };
     let ok = run(&good);
-    assert!(ok.status.success());
-    let text = String::from_utf8_lossy(&ok.stdout);
+    assert_eq!(ok.code, Some(0));
+    let text = &ok.stdout;
     let last = text.lines().last().unwrap();
     assert!(last.ends_with(" nps") && last.contains(" nodes "), "{text}");
-    let plain = std::process::Command::new(env!("CARGO_BIN_EXE_trine"))
-        .args(["bench", "--depth", "4", "--evalfile", "<empty>"])
-        .output()
-        .unwrap();
+    let plain = run(Path::new("<empty>"));
     // A different evaluation searches a different tree.
     assert_ne!(
-        String::from_utf8_lossy(&plain.stdout)
-            .lines()
-            .last()
-            .unwrap()
-            .split(' ')
-            .next(),
+        plain.stdout.lines().last().unwrap().split(' ').next(),
         last.split(' ').next()
     );
     let bad = run(&dir.join("missing.nnue"));
-    assert!(!bad.status.success());
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("error: cannot read"));
-    let _ = std::fs::remove_dir_all(&dir);
+    assert_ne!(bad.code, Some(0));
+    assert!(bad.stderr.contains("error: cannot read"));
 }
 
 #[test]
 fn datagen_plays_with_a_network_and_refuses_a_bad_one() {
-    let dir = scratch_dir().join("datagen");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("nnue-datagen");
     let net = dir.join("net.nnue");
     std::fs::write(&net, network_file(16, 1, 9)).unwrap();
     let run = |out: &Path, evalfile: Option<&Path>| {
-        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_trine"));
+        let mut c = Command::new(trine_bin());
         c.args([
             "datagen",
             "--games",
@@ -315,11 +267,11 @@ fn datagen_plays_with_a_network_and_refuses_a_bad_one() {
         if let Some(p) = evalfile {
             c.arg("--evalfile").arg(p);
         }
-        c.output().unwrap()
+        run_to_end(&mut c, WAIT)
     };
     let (with, without) = (dir.join("with.txt"), dir.join("without.txt"));
-    assert!(run(&with, Some(&net)).status.success());
-    assert!(run(&without, Some(Path::new("<empty>"))).status.success());
+    assert_eq!(run(&with, Some(&net)).code, Some(0));
+    assert_eq!(run(&without, Some(Path::new("<empty>"))).code, Some(0));
     let (a, b) = (
         std::fs::read_to_string(&with).unwrap(),
         std::fs::read_to_string(&without).unwrap(),
@@ -328,7 +280,6 @@ fn datagen_plays_with_a_network_and_refuses_a_bad_one() {
     // The same openings, played by another evaluation: other games.
     assert_ne!(a, b);
     let bad = run(&dir.join("bad.txt"), Some(&dir.join("missing.nnue")));
-    assert_eq!(bad.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("error: cannot read"));
-    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(bad.code, Some(1));
+    assert!(bad.stderr.contains("error: cannot read"));
 }

@@ -4,12 +4,16 @@
 //! The full suites at full depth take a long time and are ignored by default;
 //! run them with `cargo test --release -- --ignored perft`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
+use std::time::Duration;
 
 use shakmaty::{CastlingMode, Chess};
 use trine::perft::divide;
 use trine::tools::perft::{check_suite, parse_suite, PerftCase, SuiteReport};
+
+mod engine_process;
+use engine_process::tempdir::TempDir;
+use engine_process::{run_to_end, trine_bin, Run};
 
 const STANDARD_SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/perft-standard.epd");
 const CHESS960_SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/perft-chess960.epd");
@@ -71,55 +75,29 @@ fn perft_full_suites_full_depth() {
     assert_clean(&check_suite(&chess960, u32::MAX, true));
 }
 
-fn run_trine(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_trine"))
-        .args(args)
-        .output()
-        .expect("failed to start the trine binary")
-}
-
-fn stdout_lines(output: &Output) -> Vec<String> {
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
-
-fn describe(output: &Output) -> String {
-    format!(
-        "status: {:?}\nstdout:\n{}\nstderr:\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
+fn run_trine(args: &[&str]) -> Run {
+    run_to_end(
+        Command::new(trine_bin()).args(args),
+        Duration::from_secs(120),
     )
 }
 
-/// A scratch file in the system temp dir, removed on drop.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, contents: &str) -> TempFile {
-        let path = std::env::temp_dir().join(format!("trine-{}-{name}", std::process::id()));
-        std::fs::write(&path, contents).expect("cannot write temp file");
-        TempFile(path)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
+fn stdout_lines(output: &Run) -> Vec<String> {
+    output.stdout.lines().map(str::to_string).collect()
 }
 
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
+fn describe(output: &Run) -> String {
+    format!(
+        "exit code: {:?}\nstdout:\n{}\nstderr:\n{}",
+        output.code, output.stdout, output.stderr
+    )
 }
 
 #[test]
 fn perft_cli_suite_passes() {
     let expected_passed = pairs_up_to(&load_suite(STANDARD_SUITE), 2);
     let output = run_trine(&["perft", "--epd", STANDARD_SUITE, "--max-depth", "2"]);
-    assert_eq!(output.status.code(), Some(0), "{}", describe(&output));
+    assert_eq!(output.code, Some(0), "{}", describe(&output));
     let lines = stdout_lines(&output);
     assert_eq!(
         lines.last().map(String::as_str),
@@ -131,10 +109,11 @@ fn perft_cli_suite_passes() {
 
 #[test]
 fn perft_cli_suite_reports_failure() {
-    let suite = TempFile::new("wrong-suite.epd", &format!("{START_FEN} ;D1 21\n"));
-    let path = suite.path().to_str().expect("temp path is not UTF-8");
+    let dir = TempDir::new("perft");
+    let suite = dir.write("wrong-suite.epd", format!("{START_FEN} ;D1 21\n"));
+    let path = suite.to_str().expect("temp path is not UTF-8");
     let output = run_trine(&["perft", "--epd", path, "--max-depth", "2"]);
-    assert_eq!(output.status.code(), Some(1), "{}", describe(&output));
+    assert_eq!(output.code, Some(1), "{}", describe(&output));
     let lines = stdout_lines(&output);
     let (last, rest) = lines.split_last().expect("no output");
     assert_eq!(last, "0 passed, 1 failed", "{}", describe(&output));
@@ -148,7 +127,7 @@ fn perft_cli_suite_reports_failure() {
 #[test]
 fn perft_cli_divide_format() {
     let output = run_trine(&["perft", "--fen", START_FEN, "--depth", "3"]);
-    assert_eq!(output.status.code(), Some(0), "{}", describe(&output));
+    assert_eq!(output.code, Some(0), "{}", describe(&output));
     let lines = stdout_lines(&output);
     let pos = Chess::default();
     let expected: Vec<String> = divide(&pos, 3, CastlingMode::Standard)

@@ -1,344 +1,20 @@
-//! End-to-end UCI protocol tests: they start the real `trine` binary, talk to it over
-//! stdin/stdout like a GUI would, and check every answer (moves are replayed with shakmaty).
+//! The UCI conversation a GUI has with Trine, end to end: the real `trine` binary over
+//! stdin/stdout, every answer checked (moves are replayed with shakmaty). The handshake (identity
+//! and options), a normal search's info lines, and the answers in special positions: no legal
+//! move, a forced mate, Chess960 and standard castling, several principal variations.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::str::FromStr;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
-use std::thread;
-use std::time::{Duration, Instant};
+use shakmaty::{CastlingMode, Chess, Position};
 
-use shakmaty::fen::Fen;
-use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Move, Position};
+mod engine_process;
+use engine_process::uci::is_error;
+use engine_process::uci::{parse_info, position_from, replay, Info, Score, TIMEOUT};
+use engine_process::Engine;
 
-/// How long any single expectation may wait before the test fails.
-const TIMEOUT: Duration = Duration::from_secs(20);
-/// How many transcript entries a failure message shows.
-const TRANSCRIPT_TAIL: usize = 300;
-
-/// A position with few, distinctive legal moves: White mates in one with d1d8.
-const BACK_RANK_FEN: &str = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
-const BACK_RANK_MATE: &str = "d1d8";
 const CHECKMATED_FEN: &str = "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1";
 const STALEMATE_FEN: &str = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
 /// White to move mates in two (for example Rb7 and Ra8#), but not in one.
 const MATE_IN_TWO_FEN: &str = "7k/8/8/8/8/8/R7/1R5K w - - 0 1";
 const CHESS960_FEN: &str = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
-
-// ---------------------------------------------------------------------------------------------
-// Harness
-// ---------------------------------------------------------------------------------------------
-
-/// A running engine process plus everything said in both directions.
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    /// Lines already received but not yet consumed by an expectation.
-    backlog: std::collections::VecDeque<String>,
-    /// Everything sent (`>>`) and received (`<<`), for failure messages.
-    transcript: Vec<String>,
-    /// The engine's standard error, shown on failure.
-    stderr: Arc<Mutex<Vec<String>>>,
-}
-
-/// What one `go` produced.
-struct SearchOutput {
-    /// The `bestmove ...` line.
-    bestmove_line: String,
-    /// Every line between the `go` and the `bestmove` (infos, info strings, anything else).
-    lines: Vec<String>,
-    /// Every `info ...` line among `lines`.
-    infos: Vec<String>,
-    /// From sending `go` to receiving `bestmove`.
-    elapsed: Duration,
-}
-
-impl SearchOutput {
-    /// Splits the lines up to and including a `bestmove` line.
-    fn from_lines(mut lines: Vec<String>, elapsed: Duration) -> SearchOutput {
-        let bestmove_line = lines.pop().unwrap_or_default();
-        let infos = lines
-            .iter()
-            .filter(|l| l.starts_with("info"))
-            .cloned()
-            .collect();
-        SearchOutput {
-            bestmove_line,
-            lines,
-            infos,
-            elapsed,
-        }
-    }
-
-    fn bestmove(&self) -> &str {
-        self.bestmove_line
-            .split_whitespace()
-            .nth(1)
-            .unwrap_or_default()
-    }
-
-    fn ponder(&self) -> Option<&str> {
-        let tokens: Vec<&str> = self.bestmove_line.split_whitespace().collect();
-        match tokens.as_slice() {
-            ["bestmove", _, "ponder", ponder, ..] => Some(ponder),
-            _ => None,
-        }
-    }
-}
-
-fn read_lines_into<R: std::io::Read>(source: R, mut sink: impl FnMut(String) -> bool) {
-    let mut reader = BufReader::new(source);
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&buf)
-                    .trim_end_matches(['\n', '\r'])
-                    .to_string();
-                if !sink(line) {
-                    break;
-                }
-            }
-        }
-    }
-}
-
-fn shorten(text: &str) -> String {
-    const MAX: usize = 160;
-    if text.chars().count() <= MAX {
-        text.to_string()
-    } else {
-        let head: String = text.chars().take(MAX).collect();
-        format!("{head}... ({} bytes)", text.len())
-    }
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_trine"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("failed to start the trine binary");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let stderr_pipe = child.stderr.take().expect("piped stderr");
-        let (tx, rx) = mpsc::channel();
-        thread::spawn(move || read_lines_into(stdout, |line| tx.send(line).is_ok()));
-        let stderr = Arc::new(Mutex::new(Vec::new()));
-        let stderr_sink = Arc::clone(&stderr);
-        thread::spawn(move || {
-            read_lines_into(stderr_pipe, |line| {
-                if let Ok(mut lines) = stderr_sink.lock() {
-                    lines.push(line);
-                }
-                true
-            })
-        });
-        Engine {
-            stdin: child.stdin.take(),
-            child,
-            lines: rx,
-            backlog: std::collections::VecDeque::new(),
-            transcript: Vec::new(),
-            stderr,
-        }
-    }
-
-    /// Starts an engine and completes the `uci` handshake.
-    fn ready() -> Engine {
-        let mut engine = Engine::start();
-        engine.send("uci");
-        engine.expect(|l| l == "uciok", TIMEOUT);
-        engine.sync();
-        engine
-    }
-
-    fn fail(&self, why: &str) -> ! {
-        let skip = self.transcript.len().saturating_sub(TRANSCRIPT_TAIL);
-        let transcript = self.transcript[skip..].join("\n");
-        let stderr = self
-            .stderr
-            .lock()
-            .map(|lines| {
-                lines
-                    .iter()
-                    .map(|l| shorten(l))
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            })
-            .unwrap_or_default();
-        panic!("{why}\n--- transcript (last {TRANSCRIPT_TAIL}) ---\n{transcript}\n--- stderr ---\n{stderr}\n---");
-    }
-
-    fn send_raw(&mut self, bytes: &[u8]) {
-        let text = String::from_utf8_lossy(bytes);
-        self.transcript.push(format!(
-            ">> {}",
-            shorten(text.trim_end_matches(['\n', '\r']))
-        ));
-        let result = match self.stdin.as_mut() {
-            Some(stdin) => stdin.write_all(bytes).and_then(|()| stdin.flush()),
-            None => Ok(()),
-        };
-        if let Err(e) = result {
-            self.fail(&format!("writing to the engine failed: {e}"));
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        let mut bytes = Vec::with_capacity(line.len() + 1);
-        bytes.extend_from_slice(line.as_bytes());
-        bytes.push(b'\n');
-        self.send_raw(&bytes);
-    }
-
-    /// The next line, waiting at most until `deadline`; `None` at the deadline.
-    fn next_line(&mut self, deadline: Instant) -> Option<String> {
-        if let Some(line) = self.backlog.pop_front() {
-            return Some(line);
-        }
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(line) => {
-                self.transcript.push(format!("<< {}", shorten(&line)));
-                Some(line)
-            }
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => {
-                self.fail("the engine closed its output (crashed or exited)")
-            }
-        }
-    }
-
-    /// Waits for a line matching `pred`; returns every line seen, the matching one last.
-    fn expect_all(&mut self, pred: impl Fn(&str) -> bool, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            match self.next_line(deadline) {
-                Some(line) => {
-                    let done = pred(&line);
-                    seen.push(line);
-                    if done {
-                        return seen;
-                    }
-                }
-                None => self.fail(&format!("timed out after {timeout:?} waiting for a line")),
-            }
-        }
-    }
-
-    /// Waits for a line matching `pred` and returns it.
-    fn expect(&mut self, pred: impl Fn(&str) -> bool, timeout: Duration) -> String {
-        self.expect_all(pred, timeout).pop().unwrap_or_default()
-    }
-
-    /// Fails if a line matching `pred` arrives within `window`; the lines read are kept for
-    /// later expectations.
-    fn expect_none_within(&mut self, pred: impl Fn(&str) -> bool, window: Duration, what: &str) {
-        let deadline = Instant::now() + window;
-        let mut seen = Vec::new();
-        while let Some(line) = self.next_line(deadline) {
-            if pred(&line) {
-                self.fail(&format!("unexpected {what} within {window:?}: {line}"));
-            }
-            seen.push(line);
-        }
-        for line in seen.into_iter().rev() {
-            self.backlog.push_front(line);
-        }
-    }
-
-    /// `isready` → `readyok`; returns the lines that came before `readyok`.
-    fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut lines = self.expect_all(|l| l == "readyok", TIMEOUT);
-        lines.pop();
-        lines
-    }
-
-    /// Sends a `go` command and waits for its `bestmove`.
-    fn search_ok(&mut self, go: &str) -> SearchOutput {
-        let started = Instant::now();
-        self.send(go);
-        let lines = self.expect_all(is_bestmove, TIMEOUT);
-        SearchOutput::from_lines(lines, started.elapsed())
-    }
-
-    /// Waits for the process to exit; fails if it takes longer than `timeout`.
-    fn wait_exit(&mut self, timeout: Duration) -> std::process::ExitStatus {
-        let deadline = Instant::now() + timeout;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return status,
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(10)),
-                Ok(None) => self.fail(&format!("the engine did not exit within {timeout:?}")),
-                Err(e) => self.fail(&format!("waiting for the engine failed: {e}")),
-            }
-        }
-    }
-
-    /// Checks a finished search: bestmove, ponder move and every PV legal from `root`.
-    fn check_search(&self, root: &Chess, out: &SearchOutput) {
-        if let Err(why) = validate_search(root, out) {
-            self.fail(&why);
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        // Closing stdin first lets a healthy engine exit on EOF; killing covers the rest.
-        self.stdin.take();
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Chess helpers (shakmaty)
-// ---------------------------------------------------------------------------------------------
-
-fn position_from(fen: Option<&str>, moves: &[&str], mode: CastlingMode) -> Chess {
-    let mut pos = match fen {
-        None => Chess::default(),
-        Some(fen) => Fen::from_str(fen)
-            .expect("test FEN parses")
-            .into_position(mode)
-            .expect("test FEN is a legal position"),
-    };
-    for text in moves {
-        let m = parse_legal(&pos, text).expect("test move is legal");
-        pos.play_unchecked(m);
-    }
-    pos
-}
-
-fn parse_legal(pos: &Chess, text: &str) -> Result<Move, String> {
-    let uci = UciMove::from_str(text).map_err(|_| format!("'{text}' is not UCI move syntax"))?;
-    uci.to_move(pos)
-        .map_err(|_| format!("'{text}' is illegal in {}", fen_of(pos)))
-}
-
-fn fen_of(pos: &Chess) -> String {
-    Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
-}
-
-/// Plays a PV from `root`, failing on the first illegal move.
-fn replay(root: &Chess, moves: &[&str]) -> Result<Chess, String> {
-    let mut pos = root.clone();
-    for text in moves {
-        let m = parse_legal(&pos, text)?;
-        pos.play_unchecked(m);
-    }
-    Ok(pos)
-}
 
 /// The side to move can force mate within `moves` of its own moves.
 fn can_force_mate(pos: &Chess, moves: u32) -> bool {
@@ -362,151 +38,6 @@ fn defender_loses(pos: &Chess, moves: u32) -> bool {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Info lines
-// ---------------------------------------------------------------------------------------------
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Score {
-    Cp(i64),
-    Mate(i64),
-}
-
-#[derive(Debug, Default)]
-struct Info {
-    depth: Option<u32>,
-    multipv: Option<u32>,
-    score: Option<Score>,
-    bound: bool,
-    nodes: Option<u64>,
-    nps: Option<u64>,
-    time: Option<u64>,
-    pv: Vec<String>,
-    is_string: bool,
-}
-
-fn number<T: FromStr>(tokens: &[&str], i: usize) -> Option<T> {
-    tokens.get(i).and_then(|t| t.parse().ok())
-}
-
-/// Parses an `info` line (`None` for any other line).
-fn parse_info(line: &str) -> Option<Info> {
-    let tokens: Vec<&str> = line.split_whitespace().collect();
-    if tokens.first() != Some(&"info") {
-        return None;
-    }
-    let mut info = Info::default();
-    let mut i = 1;
-    while let Some(&token) = tokens.get(i) {
-        match token {
-            "string" => {
-                info.is_string = true;
-                break;
-            }
-            "pv" => {
-                info.pv = tokens[i + 1..].iter().map(|s| (*s).to_string()).collect();
-                break;
-            }
-            "refutation" | "currline" => break,
-            "depth" => {
-                info.depth = number(&tokens, i + 1);
-                i += 2;
-            }
-            "multipv" => {
-                info.multipv = number(&tokens, i + 1);
-                i += 2;
-            }
-            "nodes" => {
-                info.nodes = number(&tokens, i + 1);
-                i += 2;
-            }
-            "nps" => {
-                info.nps = number(&tokens, i + 1);
-                i += 2;
-            }
-            "time" => {
-                info.time = number(&tokens, i + 1);
-                i += 2;
-            }
-            "score" => {
-                let value = number(&tokens, i + 2);
-                info.score = match tokens.get(i + 1) {
-                    Some(&"cp") => value.map(Score::Cp),
-                    Some(&"mate") => value.map(Score::Mate),
-                    _ => None,
-                };
-                i += 3;
-            }
-            "lowerbound" | "upperbound" => {
-                info.bound = true;
-                i += 1;
-            }
-            "wdl" => i += 4,
-            "seldepth" | "hashfull" | "tbhits" | "sbhits" | "cpuload" | "currmove"
-            | "currmovenumber" => i += 2,
-            _ => i += 1,
-        }
-    }
-    Some(info)
-}
-
-/// Bestmove, ponder move and every PV of a search must be legal from `root`.
-fn validate_search(root: &Chess, out: &SearchOutput) -> Result<(), String> {
-    let tokens: Vec<&str> = out.bestmove_line.split_whitespace().collect();
-    let best = match tokens.as_slice() {
-        ["bestmove", best] | ["bestmove", best, "ponder", _] => *best,
-        _ => return Err(format!("malformed bestmove line '{}'", out.bestmove_line)),
-    };
-    if root.legal_moves().is_empty() {
-        if best != "0000" {
-            return Err(format!("no legal moves, yet bestmove is '{best}'"));
-        }
-        return Ok(());
-    }
-    let after_best = replay(root, &[best])?;
-    if let Some(ponder) = out.ponder() {
-        parse_legal(&after_best, ponder).map_err(|e| format!("ponder move: {e}"))?;
-    }
-    for line in &out.infos {
-        let Some(info) = parse_info(line) else {
-            continue;
-        };
-        if info.is_string || info.pv.is_empty() {
-            continue;
-        }
-        let pv: Vec<&str> = info.pv.iter().map(String::as_str).collect();
-        replay(root, &pv).map_err(|e| format!("bad pv in '{line}': {e}"))?;
-    }
-    // When the final PV starts with the best move and goes on, the engine names a ponder move.
-    let last_pv = out
-        .infos
-        .iter()
-        .filter_map(|l| parse_info(l))
-        .rfind(|i| !i.pv.is_empty() && i.multipv.unwrap_or(1) == 1);
-    if let Some(info) = last_pv {
-        if info.pv.len() >= 2 && info.pv[0] == best && out.ponder().is_none() {
-            return Err(format!(
-                "the PV has {} moves but bestmove names no ponder move",
-                info.pv.len()
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn is_error(line: &str) -> bool {
-    line.starts_with("info string error:")
-}
-
-/// An error or a warning the engine shows the user.
-fn is_diagnostic(line: &str) -> bool {
-    is_error(line) || line.starts_with("info string warning:")
-}
-
-fn is_bestmove(line: &str) -> bool {
-    line.starts_with("bestmove")
-}
-
-// ---------------------------------------------------------------------------------------------
 // Handshake and a normal search
 // ---------------------------------------------------------------------------------------------
 
@@ -514,7 +45,7 @@ fn is_bestmove(line: &str) -> bool {
 fn uci_handshake_lists_identity_and_options() {
     let mut engine = Engine::start();
     engine.send("uci");
-    let lines = engine.expect_all(|l| l == "uciok", TIMEOUT);
+    let lines = engine.until_match(|l| l == "uciok", TIMEOUT);
     let first_id_name = lines.iter().find(|l| l.starts_with("id name"));
     if !first_id_name.is_some_and(|l| l.starts_with("id name Trine")) {
         engine.fail("missing 'id name Trine ...'");
@@ -544,15 +75,15 @@ fn uci_handshake_lists_identity_and_options() {
         }
     }
     engine.send("isready");
-    engine.expect(|l| l == "readyok", TIMEOUT);
+    engine.until_match(|l| l == "readyok", TIMEOUT);
 }
 
 #[test]
 fn depth_search_reports_complete_info_and_legal_moves() {
-    let mut engine = Engine::ready();
+    let mut engine = Engine::ready(TIMEOUT);
     engine.send("ucinewgame");
     engine.send("position startpos");
-    let out = engine.search_ok("go depth 5");
+    let out = engine.search("go depth 5", TIMEOUT);
     engine.check_search(&Chess::default(), &out);
     let complete: Vec<Info> = out
         .infos
@@ -586,351 +117,6 @@ fn depth_search_reports_complete_info_and_legal_moves() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Malformed input: an error is reported and the previous state is kept
-// ---------------------------------------------------------------------------------------------
-
-/// Sets a distinctive position, sends `bad`, and checks that (1) a diagnostic line appears when
-/// `want` says so, (2) the engine still answers `isready`, (3) it still searches the position set
-/// before `bad`, and (4) a fresh `position` + `go` works normally afterwards.
-fn assert_survives(bad: &[u8], want: Want) {
-    let mut engine = Engine::ready();
-    engine.send(&format!("position fen {BACK_RANK_FEN}"));
-    if engine.sync().iter().any(|l| is_error(l)) {
-        engine.fail("the starting FEN was rejected");
-    }
-
-    let mut line = bad.to_vec();
-    line.push(b'\n');
-    engine.send_raw(&line);
-    let before_ready = engine.sync();
-    let found = match want {
-        Want::Error => before_ready.iter().any(|l| is_error(l)),
-        Want::Diagnostic => before_ready.iter().any(|l| is_diagnostic(l)),
-        Want::Nothing => before_ready.iter().all(|l| !is_error(l)),
-        Want::Anything => true,
-    };
-    if !found {
-        engine.fail(&format!(
-            "after {:?}: expected {want:?}, got {before_ready:?}",
-            shorten(&String::from_utf8_lossy(bad))
-        ));
-    }
-    if before_ready.iter().any(|l| is_bestmove(l)) {
-        engine.fail("a bestmove without any search");
-    }
-    if before_ready.iter().any(|l| l.len() > 10_000) {
-        engine.fail("a huge output line: input must not be echoed in full");
-    }
-
-    // The previous position is still the current one.
-    let previous = position_from(Some(BACK_RANK_FEN), &[], CastlingMode::Standard);
-    let out = engine.search_ok("go depth 2");
-    engine.check_search(&previous, &out);
-    if out.bestmove() != BACK_RANK_MATE {
-        engine.fail(&format!(
-            "expected the mate {BACK_RANK_MATE} in the previous position, got {}",
-            out.bestmove()
-        ));
-    }
-
-    // And a normal command sequence still works.
-    engine.send("position startpos moves e2e4");
-    if engine.sync().iter().any(|l| is_error(l)) {
-        engine.fail("'position startpos moves e2e4' was rejected");
-    }
-    let out = engine.search_ok("go depth 3");
-    engine.check_search(
-        &position_from(None, &["e2e4"], CastlingMode::Standard),
-        &out,
-    );
-}
-
-#[derive(Clone, Copy, Debug)]
-enum Want {
-    /// A line starting with `info string error:`.
-    Error,
-    /// An `info string error:` or `info string warning:` line.
-    Diagnostic,
-    /// No `info string error:` line.
-    Nothing,
-    /// A note may or may not be printed; only the behaviour afterwards is checked.
-    Anything,
-}
-
-#[test]
-fn bad_fen_is_rejected() {
-    assert_survives(b"position fen garbage", Want::Error);
-    assert_survives(b"position fen garbage w - - 0 1", Want::Error);
-    assert_survives(
-        b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
-        Want::Error,
-    );
-}
-
-#[test]
-fn fen_without_kings_is_rejected() {
-    assert_survives(b"position fen 8/8/8/8/8/8/8/8 w - - 0 1", Want::Error);
-    assert_survives(b"position fen 4k3/8/8/8/8/8/8/8 w - - 0 1", Want::Error);
-}
-
-#[test]
-fn illegal_move_in_move_list_is_rejected() {
-    assert_survives(b"position startpos moves e2e5", Want::Error);
-    assert_survives(
-        b"position startpos moves e2e4 e7e5 e1e2 e8e7 e2e4",
-        Want::Error,
-    );
-}
-
-#[test]
-fn unparsable_move_is_rejected() {
-    assert_survives(b"position startpos moves zzzz", Want::Error);
-    assert_survives(b"position startpos moves e2e4 e7", Want::Error);
-}
-
-#[test]
-fn unknown_command_is_reported() {
-    assert_survives(b"foo bar", Want::Error);
-}
-
-#[test]
-fn position_alone_is_rejected() {
-    assert_survives(b"position", Want::Error);
-}
-
-#[test]
-fn huge_line_is_rejected() {
-    assert_survives(&vec![b'a'; 2 << 20], Want::Error);
-}
-
-#[test]
-fn invalid_utf8_is_rejected() {
-    assert_survives(b"\xff\xfe position", Want::Error);
-}
-
-#[test]
-fn empty_line_is_ignored() {
-    assert_survives(b"", Want::Nothing);
-    assert_survives(b"   \t  ", Want::Nothing);
-}
-
-#[test]
-fn stop_and_ponderhit_without_search_are_harmless() {
-    // An informational "no search is running" line is allowed, a bestmove is not.
-    assert_survives(b"stop", Want::Anything);
-    assert_survives(b"ponderhit", Want::Anything);
-    let mut engine = Engine::ready();
-    engine.send("stop");
-    engine.send("ponderhit");
-    engine.sync();
-    engine.expect_none_within(is_bestmove, Duration::from_millis(300), "bestmove");
-}
-
-#[test]
-fn hash_out_of_range_is_clamped() {
-    let mut engine = Engine::ready();
-    engine.send("setoption name Hash value 999999");
-    let lines = engine.sync();
-    let clamped = lines
-        .iter()
-        .any(|l| is_diagnostic(l) && l.to_ascii_lowercase().contains("clamp"));
-    if !clamped {
-        engine.fail(&format!(
-            "expected an error mentioning clamping, got {lines:?}"
-        ));
-    }
-    engine.send("position startpos");
-    let out = engine.search_ok("go depth 3");
-    engine.check_search(&Chess::default(), &out);
-    drop(engine);
-    assert_survives(b"setoption name Hash value 999999", Want::Diagnostic);
-}
-
-#[test]
-fn bad_option_values_are_reported() {
-    assert_survives(b"setoption name Hash value abc", Want::Error);
-    assert_survives(b"setoption name NoSuchOption value 1", Want::Error);
-    assert_survives(b"setoption name Threads value 0", Want::Diagnostic);
-}
-
-#[test]
-fn go_with_bad_depth_still_answers() {
-    let mut engine = Engine::ready();
-    engine.send("position startpos moves e2e4");
-    engine.sync();
-    let root = position_from(None, &["e2e4"], CastlingMode::Standard);
-    engine.send("go depth abc");
-    // Without a usable limit the engine may search until told to stop: give it a moment,
-    // then stop it. Either way exactly one bestmove must come.
-    let deadline = Instant::now() + Duration::from_secs(1);
-    let mut lines = Vec::new();
-    while let Some(line) = engine.next_line(deadline) {
-        let done = is_bestmove(&line);
-        lines.push(line);
-        if done {
-            break;
-        }
-    }
-    if !lines.last().is_some_and(|l| is_bestmove(l)) {
-        engine.send("stop");
-        lines.extend(engine.expect_all(is_bestmove, TIMEOUT));
-    }
-    let out = SearchOutput::from_lines(lines, Duration::ZERO);
-    if !out.lines.iter().any(|l| is_diagnostic(l)) {
-        engine.fail("'go depth abc' produced no warning or error line");
-    }
-    engine.check_search(&root, &out);
-    engine.expect_none_within(is_bestmove, Duration::from_millis(300), "second bestmove");
-    engine.sync();
-}
-
-#[test]
-fn negative_clock_still_answers_quickly() {
-    let mut engine = Engine::ready();
-    engine.send("position startpos moves e2e4");
-    engine.sync();
-    let out = engine.search_ok("go wtime -100 btime -100");
-    engine.check_search(
-        &position_from(None, &["e2e4"], CastlingMode::Standard),
-        &out,
-    );
-    if out.elapsed > Duration::from_secs(3) {
-        engine.fail(&format!("took {:?} with an empty clock", out.elapsed));
-    }
-    engine.sync();
-}
-
-// ---------------------------------------------------------------------------------------------
-// Search control
-// ---------------------------------------------------------------------------------------------
-
-#[test]
-fn go_during_search_stops_the_first_search() {
-    let mut engine = Engine::ready();
-    engine.send("position startpos");
-    engine.send("go infinite");
-    engine.expect_none_within(is_bestmove, Duration::from_millis(200), "bestmove");
-    engine.send("go depth 1");
-    let first = engine.expect_all(is_bestmove, TIMEOUT);
-    let second = engine.expect_all(is_bestmove, TIMEOUT);
-    engine.expect_none_within(is_bestmove, Duration::from_millis(500), "third bestmove");
-    for lines in [first, second] {
-        let out = SearchOutput::from_lines(lines, Duration::ZERO);
-        engine.check_search(&Chess::default(), &out);
-    }
-    engine.sync();
-}
-
-#[test]
-fn isready_during_infinite_search_is_answered_promptly() {
-    let mut engine = Engine::ready();
-    engine.send("position startpos");
-    engine.send("go infinite");
-    thread::sleep(Duration::from_millis(100));
-    let started = Instant::now();
-    engine.send("isready");
-    let lines = engine.expect_all(|l| l == "readyok", Duration::from_secs(2));
-    if started.elapsed() > Duration::from_secs(2) {
-        engine.fail("readyok took more than 2 s during a search");
-    }
-    if lines.iter().any(|l| is_bestmove(l)) {
-        engine.fail("the infinite search ended before 'stop'");
-    }
-    engine.send("stop");
-    let out = SearchOutput::from_lines(
-        engine.expect_all(is_bestmove, Duration::from_secs(5)),
-        Duration::ZERO,
-    );
-    engine.check_search(&Chess::default(), &out);
-}
-
-#[test]
-fn infinite_search_waits_for_stop() {
-    let mut engine = Engine::ready();
-    engine.send("position startpos moves d2d4");
-    engine.send("go infinite");
-    engine.expect_none_within(
-        is_bestmove,
-        Duration::from_millis(500),
-        "bestmove before stop",
-    );
-    engine.send("stop");
-    let out = SearchOutput::from_lines(
-        engine.expect_all(is_bestmove, Duration::from_secs(5)),
-        Duration::ZERO,
-    );
-    engine.check_search(
-        &position_from(None, &["d2d4"], CastlingMode::Standard),
-        &out,
-    );
-    if !out.infos.iter().any(|l| l.starts_with("info depth")) {
-        engine.fail("half a second of search without any 'info depth' line");
-    }
-    engine.expect_none_within(is_bestmove, Duration::from_millis(300), "second bestmove");
-}
-
-#[test]
-fn quit_during_search_exits_promptly() {
-    let mut engine = Engine::ready();
-    engine.send("position startpos");
-    engine.send("go infinite");
-    thread::sleep(Duration::from_millis(200));
-    engine.send("quit");
-    let status = engine.wait_exit(Duration::from_secs(5));
-    if !status.success() {
-        engine.fail(&format!("exit status after quit: {status}"));
-    }
-}
-
-#[test]
-fn movetime_is_respected() {
-    let mut engine = Engine::ready();
-    engine.send("position startpos moves e2e4 c7c5");
-    engine.sync();
-    let out = engine.search_ok("go movetime 300");
-    engine.check_search(
-        &position_from(None, &["e2e4", "c7c5"], CastlingMode::Standard),
-        &out,
-    );
-    if out.elapsed > Duration::from_millis(2000) {
-        engine.fail(&format!("go movetime 300 took {:?}", out.elapsed));
-    }
-}
-
-#[test]
-fn node_limit_returns() {
-    let mut engine = Engine::ready();
-    engine.send("position startpos");
-    engine.sync();
-    let out = engine.search_ok("go nodes 5000");
-    engine.check_search(&Chess::default(), &out);
-}
-
-#[test]
-fn ponder_waits_for_ponderhit() {
-    let mut engine = Engine::ready();
-    engine.send("setoption name Ponder value true");
-    engine.send("position startpos moves e2e4 e7e5");
-    engine.sync();
-    engine.send("go ponder wtime 1000 btime 1000");
-    engine.expect_none_within(
-        is_bestmove,
-        Duration::from_millis(500),
-        "bestmove while pondering",
-    );
-    engine.send("ponderhit");
-    let out = SearchOutput::from_lines(
-        engine.expect_all(is_bestmove, Duration::from_secs(5)),
-        Duration::ZERO,
-    );
-    engine.check_search(
-        &position_from(None, &["e2e4", "e7e5"], CastlingMode::Standard),
-        &out,
-    );
-    engine.expect_none_within(is_bestmove, Duration::from_millis(300), "second bestmove");
-}
-
-// ---------------------------------------------------------------------------------------------
 // Special positions
 // ---------------------------------------------------------------------------------------------
 
@@ -942,19 +128,19 @@ fn checkmated_and_stalemated_sides_answer_null_move() {
             root.legal_moves().is_empty(),
             "{fen} should have no legal moves"
         );
-        let mut engine = Engine::ready();
+        let mut engine = Engine::ready(TIMEOUT);
         engine.send(&format!("position fen {fen}"));
-        if engine.sync().iter().any(|l| is_error(l)) {
+        if engine.sync(TIMEOUT).iter().any(|l| is_error(l)) {
             engine.fail("a legal game-over position was rejected");
         }
-        let out = engine.search_ok("go depth 1");
+        let out = engine.search("go depth 1", TIMEOUT);
         if out.bestmove_line.trim_end() != "bestmove 0000" {
             engine.fail(&format!(
                 "expected 'bestmove 0000', got '{}'",
                 out.bestmove_line
             ));
         }
-        engine.sync();
+        engine.sync(TIMEOUT);
     }
 }
 
@@ -962,10 +148,10 @@ fn checkmated_and_stalemated_sides_answer_null_move() {
 fn mate_in_two_is_found() {
     let root = position_from(Some(MATE_IN_TWO_FEN), &[], CastlingMode::Standard);
     assert!(!can_force_mate(&root, 1) && can_force_mate(&root, 2));
-    let mut engine = Engine::ready();
+    let mut engine = Engine::ready(TIMEOUT);
     engine.send(&format!("position fen {MATE_IN_TWO_FEN}"));
-    engine.sync();
-    let out = engine.search_ok("go mate 2");
+    engine.sync(TIMEOUT);
+    let out = engine.search("go mate 2", TIMEOUT);
     engine.check_search(&root, &out);
     let after = replay(&root, &[out.bestmove()]).unwrap_or_else(|e| engine.fail(&e));
     if !defender_loses(&after, 1) {
@@ -987,39 +173,39 @@ fn mate_in_two_is_found() {
 
 #[test]
 fn chess960_castling_rights_are_understood() {
-    let mut engine = Engine::ready();
+    let mut engine = Engine::ready(TIMEOUT);
     engine.send("setoption name UCI_Chess960 value true");
     engine.send(&format!("position fen {CHESS960_FEN}"));
-    let lines = engine.sync();
+    let lines = engine.sync(TIMEOUT);
     if lines.iter().any(|l| is_error(l)) {
         engine.fail(&format!("the Chess960 position was rejected: {lines:?}"));
     }
     let root = position_from(Some(CHESS960_FEN), &[], CastlingMode::Chess960);
-    let out = engine.search_ok("go depth 4");
+    let out = engine.search("go depth 4", TIMEOUT);
     engine.check_search(&root, &out);
 }
 
 #[test]
 fn standard_castling_in_move_list_is_accepted() {
     let moves = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"];
-    let mut engine = Engine::ready();
+    let mut engine = Engine::ready(TIMEOUT);
     engine.send(&format!("position startpos moves {}", moves.join(" ")));
-    let lines = engine.sync();
+    let lines = engine.sync(TIMEOUT);
     if lines.iter().any(|l| is_error(l)) {
         engine.fail(&format!("castling as e1g1 was rejected: {lines:?}"));
     }
     let root = position_from(None, &moves, CastlingMode::Standard);
-    let out = engine.search_ok("go depth 3");
+    let out = engine.search("go depth 3", TIMEOUT);
     engine.check_search(&root, &out);
 }
 
 #[test]
 fn multipv_reports_distinct_lines() {
-    let mut engine = Engine::ready();
+    let mut engine = Engine::ready(TIMEOUT);
     engine.send("setoption name MultiPV value 3");
     engine.send("position startpos");
-    engine.sync();
-    let out = engine.search_ok("go depth 5");
+    engine.sync(TIMEOUT);
+    let out = engine.search("go depth 5", TIMEOUT);
     engine.check_search(&Chess::default(), &out);
     let infos: Vec<Info> = out
         .infos

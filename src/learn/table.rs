@@ -170,7 +170,8 @@ impl LearnTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learn::testutil::{keys, sample, xorshift};
+    use crate::learn::testutil::{keys, sample};
+    use crate::rng::Rng;
 
     #[test]
     fn fifo_capacity_and_replacement_order() {
@@ -246,15 +247,15 @@ mod tests {
     #[test]
     fn table_matches_a_simple_model_under_random_inserts() {
         let pool = sample(40, 17);
-        let mut rng = 12345u64;
+        let mut rng = Rng::new(12345);
         for capacity in [1usize, 3, 16, 50] {
             let mut t = LearnTable::new(capacity);
             let mut model: Vec<LearnEntry> = Vec::new();
             for _ in 0..5000 {
-                let mut e = pool[(xorshift(&mut rng) % 40) as usize].clone();
-                e.depth = (xorshift(&mut rng) % 8) as u8;
-                e.origin = Origin::ALL[(xorshift(&mut rng) % 3) as usize];
-                e.score = (xorshift(&mut rng) % 100) as i16;
+                let mut e = pool[rng.below(40)].clone();
+                e.depth = rng.below(8) as u8;
+                e.origin = Origin::ALL[rng.below(3)];
+                e.score = rng.below(100) as i16;
                 t.insert(e.clone());
                 match model.iter().position(|m| m.key == e.key) {
                     Some(i) => {

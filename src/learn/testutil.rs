@@ -9,6 +9,7 @@ use shakmaty::{Chess, Position};
 
 use super::{encode, LearnEntry, LearnTable, Origin, EVAL_VERSION};
 use crate::board::full_key;
+use crate::rng::Rng;
 
 /// A scratch directory, removed when dropped.
 pub(crate) struct TempDir(PathBuf);
@@ -46,16 +47,9 @@ impl Drop for TempDir {
     }
 }
 
-pub(crate) fn xorshift(state: &mut u64) -> u64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    *state
-}
-
 /// `n` entries with distinct keys from random games (seeded), with their best moves.
 pub(crate) fn sample(n: usize, seed: u64) -> Vec<LearnEntry> {
-    let mut rng = seed.max(1);
+    let mut rng = Rng::new(seed);
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(n);
     while out.len() < n {
@@ -65,10 +59,10 @@ pub(crate) fn sample(n: usize, seed: u64) -> Vec<LearnEntry> {
             if moves.is_empty() {
                 break;
             }
-            let m = moves[(xorshift(&mut rng) % moves.len() as u64) as usize];
+            let m = moves[rng.below(moves.len())];
             if seen.insert(full_key(&pos)) {
-                let score = (xorshift(&mut rng) % 600) as i16 - 300;
-                let depth = (xorshift(&mut rng) % 20) as u8 + 1;
+                let score = rng.below(600) as i16 - 300;
+                let depth = rng.below(20) as u8 + 1;
                 out.push(LearnEntry::from_position(
                     &pos,
                     depth,

@@ -101,17 +101,13 @@ pub fn screlu_pair(us: &[i16], w_us: &[i16], them: &[i16], w_them: &[i16]) -> i6
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::Rng;
 
-    /// A small deterministic generator (xorshift) for test vectors.
+    /// `n` deterministic pseudo-random test values in `lo..=hi`.
     fn values(seed: u64, n: usize, lo: i32, hi: i32) -> Vec<i16> {
-        let mut x = seed.max(1);
+        let mut rng = Rng::new(seed);
         (0..n)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                (lo + (x % (hi - lo + 1) as u64) as i32) as i16
-            })
+            .map(|_| (lo + rng.below((hi - lo + 1) as usize) as i32) as i16)
             .collect()
     }
 

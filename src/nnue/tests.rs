@@ -8,17 +8,13 @@ use shakmaty::{Chess, Color, Position};
 use super::features::INPUTS;
 use super::network::{bucket, MAGIC, MAGIC_V2, QA, QB};
 use super::{Evaluator, Network};
+use crate::rng::Rng;
 
 /// A deterministic pseudo-random network file of hidden size `h` with `buckets` output buckets:
 /// version 1 for one bucket, version 2 for more.
 pub fn random_file(h: usize, buckets: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    let mut next = move |range: i32| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % (2 * range as u64 + 1)) as i32 - range
-    };
+    let mut rng = Rng::new(seed);
+    let mut next = move |range: i32| rng.below(2 * range as usize + 1) as i32 - range;
     let mut f = if buckets == 1 { MAGIC } else { MAGIC_V2 }.to_vec();
     f.extend((h as u32).to_le_bytes());
     f.extend(400u32.to_le_bytes());
@@ -272,13 +268,8 @@ fn incremental_equals_from_scratch(hidden: usize, buckets: usize) {
     let net = Arc::new(Network::from_bytes(&random_file(hidden, buckets, 7)).unwrap());
     let mut seen = [false; 16];
     let mut ev = Evaluator::new(Arc::clone(&net), 20);
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    let mut rand = move |n: usize| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % n as u64) as usize
-    };
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
+    let mut rand = move |n: usize| rng.below(n);
     let mut checked = 0;
     for game in 0..40 {
         // A random walk down and up the ply stack, as a search does: sometimes back to an

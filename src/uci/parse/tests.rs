@@ -2,6 +2,7 @@
 //! token soup.
 
 use super::*;
+use crate::rng::Rng;
 
 fn ok(line: &str) -> Parsed {
     match parse(line) {
@@ -397,30 +398,12 @@ fn huge_inputs() {
     }
 }
 
-/// A tiny deterministic xorshift64 generator for the fuzz test.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        // n is small, so the modulo bias is irrelevant here.
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
+/// One of `items`, drawn by `rng`.
+fn pick<'a>(rng: &mut Rng, items: &[&'a str]) -> &'a str {
+    items[rng.below(items.len())]
 }
 
-fn random_token(rng: &mut XorShift) -> String {
+fn random_token(rng: &mut Rng) -> String {
     const WORDS: [&str; 40] = [
         "uci",
         "isready",
@@ -482,31 +465,31 @@ fn random_token(rng: &mut XorShift) -> String {
         "1e9",
     ];
     match rng.below(6) {
-        0 | 1 => rng.pick(&WORDS).to_string(),
+        0 | 1 => pick(rng, &WORDS).to_string(),
         2 => {
             // Numbers: small, negative, huge, overflowing.
             match rng.below(5) {
-                0 => (rng.next() % 100).to_string(),
-                1 => format!("-{}", rng.next() % 1000),
-                2 => rng.next().to_string(),
-                3 => format!("{}{}", rng.next(), rng.next()),
-                _ => format!("-{}{}", rng.next(), rng.next()),
+                0 => (rng.next_u64() % 100).to_string(),
+                1 => format!("-{}", rng.next_u64() % 1000),
+                2 => rng.next_u64().to_string(),
+                3 => format!("{}{}", rng.next_u64(), rng.next_u64()),
+                _ => format!("-{}{}", rng.next_u64(), rng.next_u64()),
             }
         }
-        3 => rng.pick(&ODD).to_string(),
+        3 => pick(rng, &ODD).to_string(),
         4 => {
             // Random printable ASCII garbage.
             let len = 1 + rng.below(8);
             (0..len)
-                .map(|_| char::from(b'!' + (rng.next() % 94) as u8))
+                .map(|_| char::from(b'!' + (rng.next_u64() % 94) as u8))
                 .collect()
         }
         _ => {
             // Random scalar values, control characters included.
             let len = 1 + rng.below(4);
-            let control = char::from((rng.next() % 32) as u8);
+            let control = char::from((rng.next_u64() % 32) as u8);
             let mut token: String = (0..len)
-                .filter_map(|_| char::from_u32((rng.next() % 0x11_0000) as u32))
+                .filter_map(|_| char::from_u32((rng.next_u64() % 0x11_0000) as u32))
                 .collect();
             token.push(control);
             token
@@ -517,14 +500,14 @@ fn random_token(rng: &mut XorShift) -> String {
 #[test]
 fn fuzz_never_panics() {
     const SEPARATORS: [&str; 8] = [" ", " ", " ", "\t", "\r", "  ", "\u{a0}", ""];
-    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let mut oks = 0usize;
     for _ in 0..20_000 {
         let count = rng.below(12);
         let mut line = String::new();
         for _ in 0..count {
             line.push_str(&random_token(&mut rng));
-            line.push_str(rng.pick(&SEPARATORS));
+            line.push_str(pick(&mut rng, &SEPARATORS));
         }
         if rng.below(4) == 0 {
             line.push('\r');

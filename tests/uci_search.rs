@@ -1,0 +1,138 @@
+//! Search control over UCI, end to end: `go` during a search, `isready` during an infinite
+//! search, `stop`, `quit`, `ponderhit`, and the `movetime` and `nodes` limits; every search
+//! answers with exactly one legal `bestmove`.
+
+use std::thread;
+use std::time::{Duration, Instant};
+
+use shakmaty::{CastlingMode, Chess};
+
+mod engine_process;
+use engine_process::uci::{is_bestmove, position_from, SearchOutput, TIMEOUT};
+use engine_process::Engine;
+
+#[test]
+fn go_during_search_stops_the_first_search() {
+    let mut engine = Engine::ready(TIMEOUT);
+    engine.send("position startpos");
+    engine.send("go infinite");
+    engine.expect_none_within(is_bestmove, Duration::from_millis(200), "bestmove");
+    engine.send("go depth 1");
+    let first = engine.until_match(is_bestmove, TIMEOUT);
+    let second = engine.until_match(is_bestmove, TIMEOUT);
+    engine.expect_none_within(is_bestmove, Duration::from_millis(500), "third bestmove");
+    for lines in [first, second] {
+        let out = SearchOutput::from_lines(lines, Duration::ZERO);
+        engine.check_search(&Chess::default(), &out);
+    }
+    engine.sync(TIMEOUT);
+}
+
+#[test]
+fn isready_during_infinite_search_is_answered_promptly() {
+    let mut engine = Engine::ready(TIMEOUT);
+    engine.send("position startpos");
+    engine.send("go infinite");
+    thread::sleep(Duration::from_millis(100));
+    let started = Instant::now();
+    engine.send("isready");
+    let lines = engine.until_match(|l| l == "readyok", Duration::from_secs(2));
+    if started.elapsed() > Duration::from_secs(2) {
+        engine.fail("readyok took more than 2 s during a search");
+    }
+    if lines.iter().any(|l| is_bestmove(l)) {
+        engine.fail("the infinite search ended before 'stop'");
+    }
+    engine.send("stop");
+    let out = SearchOutput::from_lines(
+        engine.until_match(is_bestmove, Duration::from_secs(5)),
+        Duration::ZERO,
+    );
+    engine.check_search(&Chess::default(), &out);
+}
+
+#[test]
+fn infinite_search_waits_for_stop() {
+    let mut engine = Engine::ready(TIMEOUT);
+    engine.send("position startpos moves d2d4");
+    engine.send("go infinite");
+    engine.expect_none_within(
+        is_bestmove,
+        Duration::from_millis(500),
+        "bestmove before stop",
+    );
+    engine.send("stop");
+    let out = SearchOutput::from_lines(
+        engine.until_match(is_bestmove, Duration::from_secs(5)),
+        Duration::ZERO,
+    );
+    engine.check_search(
+        &position_from(None, &["d2d4"], CastlingMode::Standard),
+        &out,
+    );
+    if !out.infos.iter().any(|l| l.starts_with("info depth")) {
+        engine.fail("half a second of search without any 'info depth' line");
+    }
+    engine.expect_none_within(is_bestmove, Duration::from_millis(300), "second bestmove");
+}
+
+#[test]
+fn quit_during_search_exits_promptly() {
+    let mut engine = Engine::ready(TIMEOUT);
+    engine.send("position startpos");
+    engine.send("go infinite");
+    thread::sleep(Duration::from_millis(200));
+    engine.send("quit");
+    let status = engine.wait_exit(Duration::from_secs(5));
+    if !status.success() {
+        engine.fail(&format!("exit status after quit: {status}"));
+    }
+}
+
+#[test]
+fn movetime_is_respected() {
+    let mut engine = Engine::ready(TIMEOUT);
+    engine.send("position startpos moves e2e4 c7c5");
+    engine.sync(TIMEOUT);
+    let out = engine.search("go movetime 300", TIMEOUT);
+    engine.check_search(
+        &position_from(None, &["e2e4", "c7c5"], CastlingMode::Standard),
+        &out,
+    );
+    if out.elapsed > Duration::from_millis(2000) {
+        engine.fail(&format!("go movetime 300 took {:?}", out.elapsed));
+    }
+}
+
+#[test]
+fn node_limit_returns() {
+    let mut engine = Engine::ready(TIMEOUT);
+    engine.send("position startpos");
+    engine.sync(TIMEOUT);
+    let out = engine.search("go nodes 5000", TIMEOUT);
+    engine.check_search(&Chess::default(), &out);
+}
+
+#[test]
+fn ponder_waits_for_ponderhit() {
+    let mut engine = Engine::ready(TIMEOUT);
+    engine.send("setoption name Ponder value true");
+    engine.send("position startpos moves e2e4 e7e5");
+    engine.sync(TIMEOUT);
+    engine.send("go ponder wtime 1000 btime 1000");
+    engine.expect_none_within(
+        is_bestmove,
+        Duration::from_millis(500),
+        "bestmove while pondering",
+    );
+    engine.send("ponderhit");
+    let out = SearchOutput::from_lines(
+        engine.until_match(is_bestmove, Duration::from_secs(5)),
+        Duration::ZERO,
+    );
+    engine.check_search(
+        &position_from(None, &["e2e4", "e7e5"], CastlingMode::Standard),
+        &out,
+    );
+    engine.expect_none_within(is_bestmove, Duration::from_millis(300), "second bestmove");
+}
