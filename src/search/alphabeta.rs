@@ -225,7 +225,7 @@ impl Searcher {
         loop {
             // Split where the rest of the node is ALL work (see `smp::split_point`): every remaining
             // move must be searched, so helpers can take them without waiting.
-            if !picker.is_exhausted() && self.splits.wanted(depth) {
+            if !picker.is_exhausted() && self.splits.wanted(depth, self.root_depth) {
                 let kind = SplitKind::decide(
                     expected,
                     beta - alpha == 1,

@@ -233,7 +233,7 @@ impl Searcher {
         for (i, &m) in root_moves.iter().enumerate().skip(pv_idx) {
             // After the first move every other root move is searched with a zero window and
             // expected to fail low: the root is the biggest and surest split point there is.
-            if i > pv_idx && self.splits.wanted(depth) {
+            if i > pv_idx && self.splits.wanted(depth, self.root_depth) {
                 let rest: Vec<MovePlan> = (i..root_moves.len())
                     .map(|k| {
                         let mv = root_moves[k];

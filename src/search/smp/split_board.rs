@@ -64,6 +64,9 @@ pub struct SplitBoard {
     pub inject_panic: AtomicBool,
 }
 
+/// In `hybrid` mode, how far below the root (in remaining depth) split points are still offered.
+pub const HYBRID_MARGIN: i32 = 2;
+
 /// Default smallest split depth.
 pub const MIN_SPLIT_DEPTH: i32 = 8;
 
@@ -91,16 +94,19 @@ impl SplitBoard {
         }
     }
 
-    /// Should a node of remaining `depth` offer a split point now?
+    /// Should a node of remaining `depth`, in an iteration of depth `root_depth`, offer a split
+    /// point now? `ybw`: when a helper is idle. `hybrid`: only near the root (remaining depth at
+    /// least `root_depth - HYBRID_MARGIN`), where a split point holds more work than a lazy
+    /// helper's own iteration would do in the time it helps.
     #[inline]
-    pub fn wanted(&self, depth: i32) -> bool {
+    pub fn wanted(&self, depth: i32, root_depth: i32) -> bool {
         if self.threads < 2 || depth < self.min_depth {
             return false;
         }
         match self.mode {
             SmpMode::Lazy => false,
             SmpMode::Ybw => self.idle.load(Ordering::Relaxed) > 0,
-            SmpMode::Hybrid => true,
+            SmpMode::Hybrid => depth >= root_depth - HYBRID_MARGIN,
         }
     }
 
@@ -198,9 +204,11 @@ mod tests {
         }
         assert_eq!(SmpMode::parse("DTS"), None);
         let lazy = SplitBoard::new(SmpMode::Lazy, 4, 2);
-        assert!(!lazy.wanted(10));
+        assert!(!lazy.wanted(10, 10));
         let hybrid = SplitBoard::new(SmpMode::Hybrid, 4, 2);
-        assert!(hybrid.wanted(2) && !hybrid.wanted(1));
-        assert!(!SplitBoard::new(SmpMode::Hybrid, 1, 2).wanted(10));
+        assert!(hybrid.wanted(2, 3) && !hybrid.wanted(1, 3));
+        // Hybrid offers split points near the root only.
+        assert!(hybrid.wanted(8, 8 + HYBRID_MARGIN) && !hybrid.wanted(7, 8 + HYBRID_MARGIN));
+        assert!(!SplitBoard::new(SmpMode::Hybrid, 1, 2).wanted(10, 10));
     }
 }
