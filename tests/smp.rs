@@ -4,7 +4,7 @@
 //! `go`/`stop`/`setoption Threads`/`ucinewgame` sequences over UCI never deadlocks or loses a `bestmove`.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use shakmaty::Position;
 use trine::board::{Board, Game};
@@ -196,31 +196,16 @@ fn mates_and_only_moves_match_one_thread() {
 mod engine_process;
 use engine_process::Engine;
 
-/// Waiting for the engine's lines while counting `bestmove`s.
-trait WaitFor {
-    fn wait_for(&mut self, prefix: &str, bestmoves: &mut usize) -> String;
-}
-
-impl WaitFor for Engine {
-    /// Waits for a line starting with `prefix`; returns how many `bestmove` lines came before it
-    /// (itself included).
-    fn wait_for(&mut self, prefix: &str, bestmoves: &mut usize) -> String {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self
-                .next_line(left)
-                .unwrap_or_else(|| panic!("no '{prefix}' within 30 s: deadlock or hang"));
-            if line.starts_with("bestmove") {
-                *bestmoves += 1;
-                let mv = line.split_whitespace().nth(1).unwrap_or("");
-                assert!(mv.len() >= 4, "bad bestmove line: {line}");
-            }
-            if line.starts_with(prefix) {
-                return line;
-            }
-        }
+/// Waits (at most 30 s: longer is a deadlock or a hang) for a line starting with `prefix` and
+/// returns it; every `bestmove` line on the way is checked and counted in `bestmoves`.
+fn wait_for(e: &mut Engine, prefix: &str, bestmoves: &mut usize) -> String {
+    let lines = e.until(prefix, Duration::from_secs(30));
+    for line in lines.iter().filter(|l| l.starts_with("bestmove")) {
+        *bestmoves += 1;
+        let mv = line.split_whitespace().nth(1).unwrap_or("");
+        assert!(mv.len() >= 4, "bad bestmove line: {line}");
     }
+    lines.last().cloned().unwrap_or_default()
 }
 
 #[test]
@@ -229,13 +214,11 @@ fn stress_go_stop_threads_newgame_never_deadlocks_or_loses_a_bestmove() {
     let mut bestmoves = 0usize;
     let mut gos = 0usize;
     e.send("uci");
-    e.wait_for("uciok", &mut bestmoves);
+    wait_for(&mut e, "uciok", &mut bestmoves);
     let modes = ["lazy", "ybw", "hybrid"];
-    let mut rng = 0x2545_F491_4F6C_DD1Du64;
+    let mut random = trine::rng::Rng::new(0x2545_F491_4F6C_DD1D);
     for round in 0..60 {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
+        let rng = random.next_u64();
         match rng % 6 {
             0 => e.send(&format!("setoption name Threads value {}", 1 + rng % 8)),
             1 => e.send("ucinewgame"),
@@ -269,26 +252,18 @@ fn stress_go_stop_threads_newgame_never_deadlocks_or_loses_a_bestmove() {
             }
         }
         e.send("isready");
-        e.wait_for("readyok", &mut bestmoves);
+        wait_for(&mut e, "readyok", &mut bestmoves);
     }
     // Every search has answered by now or does so once it ends.
     e.send("stop");
     e.send("isready");
-    e.wait_for("readyok", &mut bestmoves);
+    wait_for(&mut e, "readyok", &mut bestmoves);
     while bestmoves < gos {
-        e.wait_for("bestmove", &mut bestmoves);
+        wait_for(&mut e, "bestmove", &mut bestmoves);
     }
     assert_eq!(bestmoves, gos, "one bestmove per go");
     e.send("quit");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        if let Some(status) = e.child.try_wait().unwrap() {
-            assert!(status.success());
-            break;
-        }
-        assert!(Instant::now() < deadline, "quit did not exit");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    assert!(e.wait_exit(Duration::from_secs(10)).success());
     // No extra bestmove after the last one.
     std::thread::sleep(Duration::from_millis(100));
     let extra: Vec<String> = e
@@ -308,7 +283,7 @@ fn fixed_depth_terminates_with_threads_over_uci() {
         e.send(&format!("setoption name SMP Mode value {mode}"));
         e.send("position startpos moves e2e4 e7e5");
         e.send("go depth 7");
-        let line = e.wait_for("bestmove", &mut bestmoves);
+        let line = wait_for(&mut e, "bestmove", &mut bestmoves);
         let mv = line.split_whitespace().nth(1).unwrap();
         let b = Game::from_moves(Board::startpos(), &["e2e4", "e7e5"]).unwrap();
         assert!(

@@ -9,7 +9,7 @@
 use shakmaty::{Move, MoveList, Position};
 
 use super::movepick::MovePicker;
-use super::moveplan::{MovePlan, NodeFrame};
+use super::moveplan::{LoopState, MovePlan, NodeFrame};
 use super::node_type::{NodeType, Outcome};
 use super::params as p;
 use super::Searcher;
@@ -242,7 +242,13 @@ impl Searcher {
                         if excluded == Some(m) {
                             continue;
                         }
-                        if let Some(plan) = self.plan_move(&frame, m, order, i, q, alpha, best) {
+                        let at = LoopState {
+                            index: i,
+                            quiet_count: q,
+                            alpha,
+                            best,
+                        };
+                        if let Some(plan) = self.plan_move(&frame, m, order, at) {
                             i += 1;
                             if plan.quiet && q < quiets_tried.len() {
                                 q += 1;
@@ -286,8 +292,13 @@ impl Searcher {
             if excluded == Some(m) {
                 continue;
             }
-            let Some(mut plan) = self.plan_move(&frame, m, order, index, quiet_count, alpha, best)
-            else {
+            let at = LoopState {
+                index,
+                quiet_count,
+                alpha,
+                best,
+            };
+            let Some(mut plan) = self.plan_move(&frame, m, order, at) else {
                 continue;
             };
             if singular && tt_move.matches(m) {

@@ -43,22 +43,30 @@ pub struct NodeFrame<'a> {
     pub static_eval: i32,
 }
 
+/// Where the move loop stands when a move is planned.
+#[derive(Clone, Copy, Debug)]
+pub struct LoopState {
+    /// Moves searched (or planned) before this one.
+    pub index: usize,
+    /// Quiet moves among them.
+    pub quiet_count: usize,
+    /// The window's lower end.
+    pub alpha: i32,
+    /// The best score so far.
+    pub best: i32,
+}
+
 impl Searcher {
-    /// The plan for `m` (picker score `order`) as the `index`-th searched move of the node, after
-    /// `quiet_count` quiet moves, with the window's lower end at `alpha` and the best score so far
-    /// `best`; `None` when the move is pruned.
+    /// The plan for `m` (picker score `order`) as the move the node's loop takes in state `at`;
+    /// `None` when the move is pruned.
     #[inline]
-    #[allow(clippy::too_many_arguments)]
-    pub fn plan_move(
-        &self,
-        f: &NodeFrame,
-        m: Move,
-        order: i32,
-        index: usize,
-        quiet_count: usize,
-        alpha: i32,
-        best: i32,
-    ) -> Option<MovePlan> {
+    pub fn plan_move(&self, f: &NodeFrame, m: Move, order: i32, at: LoopState) -> Option<MovePlan> {
+        let LoopState {
+            index,
+            quiet_count,
+            alpha,
+            best,
+        } = at;
         let pos = f.board.pos();
         let pv_node = f.expected == NodeType::Pv;
         let quiet = !m.is_capture() && !m.is_promotion();
@@ -135,6 +143,15 @@ mod tests {
     use crate::search::{SearchControl, SearchLimits};
     use crate::tt::Table;
 
+    fn at(index: usize, quiet_count: usize, alpha: i32, best: i32) -> LoopState {
+        LoopState {
+            index,
+            quiet_count,
+            alpha,
+            best,
+        }
+    }
+
     fn searcher() -> Searcher {
         let tt = Arc::new(Table::new(1).unwrap());
         let ctl = Arc::new(SearchControl::new(SearchLimits::default(), 1, false));
@@ -168,15 +185,15 @@ mod tests {
         let b = Board::startpos();
         let f = frame(&b, 8, NodeType::All, 0);
         let m = find(&b, "a2a3");
-        let first = s.plan_move(&f, m, 0, 0, 0, -1, -MATE_BOUND).unwrap();
+        let first = s.plan_move(&f, m, 0, at(0, 0, -1, -MATE_BOUND)).unwrap();
         assert_eq!((first.depth, first.reduction), (7, 0));
-        let late = s.plan_move(&f, m, 0, 20, 19, -1, 0).unwrap();
+        let late = s.plan_move(&f, m, 0, at(20, 19, -1, 0)).unwrap();
         assert!(late.reduction > 0 && late.reduction < late.depth);
         assert!(late.quiet);
         assert_eq!(late.child, NodeType::Cut);
         // An expected CUT-node reduces one ply more than an ALL-node.
         let cut = s
-            .plan_move(&frame(&b, 8, NodeType::Cut, 0), m, 0, 20, 19, -1, 0)
+            .plan_move(&frame(&b, 8, NodeType::Cut, 0), m, 0, at(20, 19, -1, 0))
             .unwrap();
         assert_eq!(cut.reduction, late.reduction + 1);
     }
@@ -188,29 +205,31 @@ mod tests {
         let m = find(&b, "a2a3");
         // Far below alpha at depth 2: futile.
         assert!(s
-            .plan_move(&frame(&b, 2, NodeType::All, -2000), m, 0, 1, 0, 0, -100)
+            .plan_move(&frame(&b, 2, NodeType::All, -2000), m, 0, at(1, 0, 0, -100))
             .is_none());
         // The same move at an even score, early in the list, is searched.
         assert!(s
-            .plan_move(&frame(&b, 2, NodeType::All, 0), m, 0, 1, 0, 0, -100)
+            .plan_move(&frame(&b, 2, NodeType::All, 0), m, 0, at(1, 0, 0, -100))
             .is_some());
         // After many quiet moves at depth 2: late-move pruned.
         assert!(s
-            .plan_move(&frame(&b, 2, NodeType::All, 0), m, 0, 30, 30, 0, -100)
+            .plan_move(&frame(&b, 2, NodeType::All, 0), m, 0, at(30, 30, 0, -100))
             .is_none());
         // Never at a PV node, and never before a score is known.
         assert!(s
-            .plan_move(&frame(&b, 2, NodeType::Pv, -2000), m, 0, 30, 30, 0, -100)
+            .plan_move(
+                &frame(&b, 2, NodeType::Pv, -2000),
+                m,
+                0,
+                at(30, 30, 0, -100)
+            )
             .is_some());
         assert!(s
             .plan_move(
                 &frame(&b, 2, NodeType::All, 0),
                 m,
                 0,
-                30,
-                30,
-                0,
-                -MATE_BOUND
+                at(30, 30, 0, -MATE_BOUND)
             )
             .is_some());
     }
@@ -224,10 +243,7 @@ mod tests {
                 &frame(&b, 8, NodeType::All, 0),
                 find(&b, "a1a8"),
                 0,
-                20,
-                19,
-                -1,
-                0,
+                at(20, 19, -1, 0),
             )
             .unwrap();
         assert_eq!((check.depth, check.reduction), (8, 0));
@@ -240,13 +256,13 @@ mod tests {
         let b = Board::from_fen("4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1", false).unwrap();
         let m = find(&b, "d1d5");
         assert!(s
-            .plan_move(&frame(&b, 2, NodeType::All, 0), m, 0, 1, 0, 0, -100)
+            .plan_move(&frame(&b, 2, NodeType::All, 0), m, 0, at(1, 0, 0, -100))
             .is_none());
         // Qxd7+ loses it too, but gives check: searched, and extended.
         let b = Board::from_fen("4k3/3p4/8/8/8/8/8/3QK3 w - - 0 1", false).unwrap();
         let m = find(&b, "d1d7");
         let plan = s
-            .plan_move(&frame(&b, 2, NodeType::All, 0), m, 0, 1, 0, 0, -100)
+            .plan_move(&frame(&b, 2, NodeType::All, 0), m, 0, at(1, 0, 0, -100))
             .unwrap();
         assert_eq!(plan.depth, 2);
     }

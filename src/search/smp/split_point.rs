@@ -300,9 +300,9 @@ mod tests {
     use shakmaty::Position;
     use std::time::Duration;
 
-    fn split_point(parent: Option<Arc<SplitPoint>>) -> Arc<SplitPoint> {
-        let board = Board::startpos();
-        let moves: Vec<MovePlan> = board
+    /// Plans of every legal move of `board`, searched to depth 5 as expected CUT-nodes.
+    fn plans(board: &Board) -> Vec<MovePlan> {
+        board
             .pos()
             .legal_moves()
             .into_iter()
@@ -313,7 +313,12 @@ mod tests {
                 child: NodeType::Cut,
                 quiet: true,
             })
-            .collect();
+            .collect()
+    }
+
+    fn split_point(parent: Option<Arc<SplitPoint>>) -> Arc<SplitPoint> {
+        let board = Board::startpos();
+        let moves = plans(&board);
         let spec = SplitSpec {
             board,
             keys: Vec::new(),
@@ -436,18 +441,7 @@ mod tests {
     #[test]
     fn a_pv_split_point_raises_alpha_for_everyone_and_keeps_the_best_line() {
         let board = Board::startpos();
-        let moves: Vec<MovePlan> = board
-            .pos()
-            .legal_moves()
-            .into_iter()
-            .map(|mv| MovePlan {
-                mv,
-                depth: 5,
-                reduction: 0,
-                child: NodeType::Cut,
-                quiet: true,
-            })
-            .collect();
+        let moves = plans(&board);
         let spec = SplitSpec {
             board,
             keys: Vec::new(),
