@@ -1,5 +1,5 @@
 //! Pure UCI parser: one input line → a [`Command`] plus warnings, or an error message. Never panics.
-//! The parameters of `go` are read by [`go`].
+//! The parameters of `go` are read by `parse/go.rs`.
 
 mod go;
 
