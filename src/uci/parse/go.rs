@@ -4,7 +4,7 @@
 use super::{parse_number, quote, to_u32, GoParams, Warnings, MAX_DEPTH};
 
 /// Every keyword that may appear inside a `go` command.
-const GO_KEYWORDS: [&str; 12] = [
+pub(super) const GO_KEYWORDS: [&str; 12] = [
     "wtime",
     "btime",
     "winc",

@@ -404,41 +404,9 @@ fn pick<'a>(rng: &mut Rng, items: &[&'a str]) -> &'a str {
 }
 
 fn random_token(rng: &mut Rng) -> String {
-    const WORDS: [&str; 40] = [
-        "uci",
-        "isready",
-        "ucinewgame",
-        "position",
-        "go",
-        "stop",
-        "ponderhit",
-        "quit",
-        "setoption",
-        "debug",
-        "register",
-        "d",
-        "eval",
-        "bench",
-        "perft",
-        "startpos",
-        "fen",
-        "moves",
-        "name",
-        "value",
-        "on",
-        "off",
-        "wtime",
-        "btime",
-        "winc",
-        "binc",
-        "movestogo",
-        "depth",
-        "nodes",
-        "movetime",
-        "mate",
-        "infinite",
-        "ponder",
-        "searchmoves",
+    // The parser's own keywords, with the words that follow them.
+    const ARGUMENTS: [&str; 7] = ["startpos", "fen", "moves", "name", "value", "on", "off"];
+    const MOVES_AND_MORE: [&str; 6] = [
         "e2e4",
         "e7e8q",
         "0000",
@@ -446,6 +414,7 @@ fn random_token(rng: &mut Rng) -> String {
         "KQkq",
         "Hash",
     ];
+    const WORDS: [&[&str]; 4] = [&COMMANDS, &ARGUMENTS, &go::GO_KEYWORDS, &MOVES_AND_MORE];
     const ODD: [&str; 16] = [
         "é",
         "♞",
@@ -465,7 +434,17 @@ fn random_token(rng: &mut Rng) -> String {
         "1e9",
     ];
     match rng.below(6) {
-        0 | 1 => pick(rng, &WORDS).to_string(),
+        0 | 1 => {
+            // One draw over all the word lists, as over their concatenation.
+            let mut i = rng.below(WORDS.iter().map(|w| w.len()).sum());
+            for list in WORDS {
+                if i < list.len() {
+                    return list[i].to_string();
+                }
+                i -= list.len();
+            }
+            unreachable!("i is below the total length")
+        }
         2 => {
             // Numbers: small, negative, huge, overflowing.
             match rng.below(5) {
