@@ -42,6 +42,13 @@ impl Searcher {
     ) -> i32 {
         if depth <= 0 {
             self.pv.clear(ply);
+            // A draw by rule or repetition ends the line here too: quiescence must not play on
+            // from it (a PV past the game's end).
+            if ply > 0
+                && (b.is_rule_draw() || self.is_repetition(b.key(), b.pos().halfmoves(), ply))
+            {
+                return 0;
+            }
             return self.qsearch(b, alpha, beta, ply);
         }
         let score = self.node(b, alpha, beta, depth, ply, expected);
@@ -383,6 +390,7 @@ mod tests {
 
     use super::*;
     use crate::board::Game;
+    use crate::score::INF;
     use crate::search::iterate::SearchParams;
     use crate::search::{SearchControl, SearchLimits};
     use crate::tt::Table;
@@ -429,6 +437,23 @@ mod tests {
         // its move loop (and a checking move's child, extended, at depth 1 too). Before early
         // returns were counted, only the roots were.
         assert!(s.stats.total() >= 2 + moves, "{moves} moves: {:?}", s.stats);
+    }
+
+    #[test]
+    fn a_repetition_at_the_horizon_is_a_draw_with_no_line_after_it() {
+        // White is a rook up and can take the a3 pawn, but the position repeats one four plies
+        // back on the search path: the line ends here, quiescence plays no capture.
+        let b = Board::from_fen("k7/8/8/8/8/p6R/P7/K7 w - - 8 40", false).unwrap();
+        let mut s = searcher(None);
+        s.keys = vec![b.key(), 1, 2, 3];
+        let score = s.alphabeta(&b, -INF, INF, 0, 5, NodeType::Pv);
+        assert_eq!(score, 0);
+        assert!(s.pv.line(5).is_empty(), "{:?}", s.pv.line(5));
+        // Without the repetition, quiescence scores the material and takes the pawn.
+        s.keys = vec![1, 2, 3, 4];
+        assert!(s.alphabeta(&b, -INF, INF, 0, 5, NodeType::Pv) > 300);
+        let line = s.pv.line(5);
+        assert!(line.first().is_some_and(|m| m.is_capture()), "{line:?}");
     }
 
     #[test]
