@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::board::{Board, Game};
+use crate::cancel::Cancel;
 use crate::nnue::Network;
 use crate::search::iterate::SearchParams;
 use crate::search::{NodeStats, SearchControl, SearchLimits, Searcher};
@@ -83,6 +84,15 @@ pub struct BenchResult {
 /// Searches every bench position to `depth` silently (with `network`'s evaluation when given)
 /// and returns the totals.
 pub fn measure(depth: u32, network: Option<&Arc<Network>>) -> BenchResult {
+    measure_until(depth, network, &Cancel::new()).expect("an uncancelled bench runs to its end")
+}
+
+/// [`measure`] that gives up (`None`) once `cancel` is set, stopping the position it searches.
+pub fn measure_until(
+    depth: u32,
+    network: Option<&Arc<Network>>,
+    cancel: &Cancel,
+) -> Option<BenchResult> {
     let tt = Arc::new(Table::new(16).expect("16 MB hash table"));
     let mut result = BenchResult::default();
     let start = Instant::now();
@@ -94,22 +104,36 @@ pub fn measure(depth: u32, network: Option<&Arc<Network>>) -> BenchResult {
             ..SearchLimits::default()
         };
         let ctl = Arc::new(SearchControl::new(limits, 1, false));
+        cancel.watch(&ctl);
         let mut searcher = Searcher::new(0, Arc::clone(&tt), ctl);
         let params = SearchParams {
             network: network.cloned(),
             ..SearchParams::default()
         };
         let r = searcher.iterate(&Game::new(board), &params);
+        if cancel.is_cancelled() {
+            return None;
+        }
         result.nodes += r.nodes;
         result.stats.merge(&searcher.stats);
     }
     result.time_ms = start.elapsed().as_millis() as u64;
-    result
+    Some(result)
 }
 
 /// Runs the bench and prints it; with `stats`, the node-type confusion matrix too.
 pub fn run(depth: u32, stats: bool, network: Option<&Arc<Network>>) -> BenchResult {
-    let r = measure(depth, network);
+    run_until(depth, stats, network, &Cancel::new()).expect("an uncancelled bench runs to its end")
+}
+
+/// [`run`] that gives up (`None`, nothing printed) once `cancel` is set.
+pub fn run_until(
+    depth: u32,
+    stats: bool,
+    network: Option<&Arc<Network>>,
+    cancel: &Cancel,
+) -> Option<BenchResult> {
+    let r = measure_until(depth, network, cancel)?;
     if stats {
         crate::outln!("node types (predicted vs. actual), depth {depth}:");
         crate::outln!("{}", r.stats);
@@ -125,7 +149,7 @@ pub fn run(depth: u32, stats: bool, network: Option<&Arc<Network>>) -> BenchResu
         r.nodes,
         r.nodes * 1000 / r.time_ms.max(1)
     );
-    r
+    Some(r)
 }
 
 #[cfg(test)]
@@ -138,6 +162,13 @@ mod tests {
         for fen in POSITIONS {
             assert!(Board::from_fen(fen, false).is_ok(), "{fen}");
         }
+    }
+
+    #[test]
+    fn a_cancelled_bench_gives_up() {
+        let cancel = Cancel::new();
+        cancel.cancel();
+        assert!(measure_until(3, None, &cancel).is_none());
     }
 
     #[test]

@@ -9,13 +9,14 @@
 //! searchers: start, stop, wait), [`learn`]
 //! (position learning: the learn file and when to store and load it), [`time`] (time
 //! management), [`uci`] (protocol), [`bench`](mod@bench) (the bench positions and run) and
-//! [`perft`] (leaf counts) for the `bench` and `perft` commands, [`rng`] (the workspace's one
+//! [`perft`] (leaf counts) for the `bench` and `perft` commands, which [`cancel`] stops, [`rng`] (the workspace's one
 //! random-number generator), [`console`] (stdout that never
 //! panics on a closed pipe). The command-line tools (`trine bench`, `perft`, `scale`, `learn`,
 //! `datagen`) are in [`tools`], which uses the engine and is never used by it.
 
 pub mod bench;
 pub mod board;
+pub mod cancel;
 pub mod console;
 pub mod eval;
 pub mod learn;

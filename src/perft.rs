@@ -6,6 +6,8 @@
 use rayon::prelude::*;
 use shakmaty::{CastlingMode, Chess, Position};
 
+use crate::cancel::Cancel;
+
 /// Counts leaf nodes at `depth` plies (depth 0 = 1). Uses bulk counting at
 /// depth 1 (`legal_moves().len()`). Single-threaded.
 #[must_use]
@@ -41,6 +43,25 @@ pub fn perft_parallel(pos: &Chess, depth: u32) -> u64 {
         .sum()
 }
 
+/// [`perft`] that gives up (`None`) once `cancel` is set; checked at every node 3 or more plies
+/// from the leaves, which costs nothing measurable.
+#[must_use]
+pub fn perft_until(pos: &Chess, depth: u32, cancel: &Cancel) -> Option<u64> {
+    if depth < 3 {
+        return Some(perft(pos, depth));
+    }
+    if cancel.is_cancelled() {
+        return None;
+    }
+    let mut total = 0;
+    for &m in &pos.legal_moves() {
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        total += perft_until(&child, depth - 1, cancel)?;
+    }
+    Some(total)
+}
+
 /// Divide: for each legal root move, its UCI text in the given castling
 /// `mode` and the number of leaves `depth` plies below the root (that is,
 /// `perft(child, depth - 1)`); sorted by move text. The root moves are
@@ -48,8 +69,19 @@ pub fn perft_parallel(pos: &Chess, depth: u32) -> u64 {
 /// to divide by, so the result is empty.
 #[must_use]
 pub fn divide(pos: &Chess, depth: u32, mode: CastlingMode) -> Vec<(String, u64)> {
+    divide_until(pos, depth, mode, &Cancel::new()).unwrap_or_default()
+}
+
+/// [`divide`] that gives up (`None`) once `cancel` is set.
+#[must_use]
+pub fn divide_until(
+    pos: &Chess,
+    depth: u32,
+    mode: CastlingMode,
+    cancel: &Cancel,
+) -> Option<Vec<(String, u64)>> {
     if depth == 0 {
-        return Vec::new();
+        return Some(Vec::new());
     }
     let mut lines: Vec<(String, u64)> = pos
         .legal_moves()
@@ -57,11 +89,12 @@ pub fn divide(pos: &Chess, depth: u32, mode: CastlingMode) -> Vec<(String, u64)>
         .map(|&m| {
             let mut child = pos.clone();
             child.play_unchecked(m);
-            (m.to_uci(mode).to_string(), perft(&child, depth - 1))
+            let n = perft_until(&child, depth - 1, cancel)?;
+            Some((m.to_uci(mode).to_string(), n))
         })
-        .collect();
+        .collect::<Option<_>>()?;
     lines.sort();
-    lines
+    Some(lines)
 }
 
 #[cfg(test)]
@@ -121,6 +154,21 @@ mod tests {
         let start = divide(&Chess::default(), 3, CastlingMode::Standard);
         assert!(start.contains(&("e2e4".to_string(), 600)));
         assert!(divide(&Chess::default(), 0, CastlingMode::Standard).is_empty());
+    }
+
+    #[test]
+    fn a_cancelled_perft_gives_up_and_an_uncancelled_one_counts() {
+        let pos = position(KIWIPETE);
+        let cancel = Cancel::new();
+        assert_eq!(perft_until(&pos, 3, &cancel), Some(97_862));
+        cancel.cancel();
+        assert_eq!(perft_until(&pos, 3, &cancel), None);
+        assert_eq!(
+            perft_until(&pos, 2, &cancel),
+            Some(2_039),
+            "too shallow to look"
+        );
+        assert_eq!(divide_until(&pos, 4, CastlingMode::Standard, &cancel), None);
     }
 
     #[test]

@@ -55,6 +55,27 @@ pub enum Task {
     Search(Box<SearchTask>),
     /// Forget killers and history (new game).
     ClearHistory,
+    /// The search, in which thread `thread` dies outside every guard of the search (tests of a
+    /// lost thread).
+    #[cfg(test)]
+    Die {
+        /// The thread that dies.
+        thread: usize,
+        /// What the others search.
+        task: Box<SearchTask>,
+    },
+}
+
+impl Task {
+    /// The search this task runs, if it is one.
+    pub fn search(&self) -> Option<&SearchTask> {
+        match self {
+            Task::Search(task) => Some(task),
+            Task::ClearHistory => None,
+            #[cfg(test)]
+            Task::Die { task, .. } => Some(task),
+        }
+    }
 }
 
 /// Results gathered from all threads.
@@ -120,6 +141,12 @@ struct State {
     generation: u64,
     job: Option<Arc<Job>>,
     busy: usize,
+    /// Threads running their loop (started and not dead).
+    alive: usize,
+    /// Threads that died (a panic outside the search's own guards).
+    lost: usize,
+    /// Thread 0, which reports, died: the pool can no longer search.
+    master_lost: bool,
     quit: bool,
 }
 
@@ -127,6 +154,8 @@ struct Shared {
     state: Mutex<State>,
     start: Condvar,
     done: Condvar,
+    /// The table a thread points at between jobs, so that no thread keeps a search's table alive.
+    placeholder: Arc<Table>,
 }
 
 /// The pool of search threads.
@@ -138,46 +167,85 @@ pub struct Pool {
 impl Pool {
     /// Starts `threads` workers (at least one); a thread that cannot be created is an error.
     pub fn new(threads: usize) -> Result<Pool, String> {
-        let shared = Arc::new(Shared {
-            state: Mutex::new(State {
-                generation: 0,
-                job: None,
-                busy: 0,
-                quit: false,
-            }),
-            start: Condvar::new(),
-            done: Condvar::new(),
-        });
-        let mut pool = Pool {
-            shared,
-            handles: Vec::new(),
-        };
+        match Pool::start_up_to(threads) {
+            (pool, None) => Ok(pool),
+            (_, Some(e)) => Err(e),
+        }
+    }
+
+    /// Starts up to `threads` workers (at least one is tried) and keeps those that started; the
+    /// error says why the others did not. The pool may be empty: see [`Pool::size`].
+    pub fn start_up_to(threads: usize) -> (Pool, Option<String>) {
+        let mut pool = Pool::empty();
         for id in 0..threads.max(1) {
             let shared = Arc::clone(&pool.shared);
-            let handle = std::thread::Builder::new()
+            let spawned = std::thread::Builder::new()
                 .name(format!("trine-search-{id}"))
                 .stack_size(SEARCH_STACK_BYTES)
-                .spawn(move || worker(id, &shared))
-                .map_err(|e| format!("cannot start search thread {id}: {e}"))?;
-            pool.handles.push(handle);
+                .spawn(move || worker(id, &shared));
+            match spawned {
+                Ok(handle) => {
+                    pool.handles.push(handle);
+                    pool.shared.state.lock().alive += 1;
+                }
+                Err(e) => {
+                    let error =
+                        format!("cannot start search thread {id} of {}: {e}", threads.max(1));
+                    return (pool, Some(error));
+                }
+            }
         }
-        Ok(pool)
+        (pool, None)
     }
 
-    /// Number of threads.
+    /// A pool without threads: a job started on it finishes at once, untouched.
+    pub fn empty() -> Pool {
+        Pool {
+            shared: Arc::new(Shared {
+                state: Mutex::new(State {
+                    generation: 0,
+                    job: None,
+                    busy: 0,
+                    alive: 0,
+                    lost: 0,
+                    master_lost: false,
+                    quit: false,
+                }),
+                start: Condvar::new(),
+                done: Condvar::new(),
+                placeholder: Arc::new(Table::placeholder()),
+            }),
+            handles: Vec::new(),
+        }
+    }
+
+    /// Number of threads that work (started, and not lost since); 0 once the master is lost.
     pub fn size(&self) -> usize {
-        self.handles.len()
+        let s = self.shared.state.lock();
+        if s.master_lost {
+            0
+        } else {
+            s.alive
+        }
     }
 
-    /// Hands a job to every thread (waiting first for any previous job to finish).
+    /// Number of threads that died since the pool started.
+    pub fn lost(&self) -> usize {
+        self.shared.state.lock().lost
+    }
+
+    /// Hands a job to every working thread (waiting first for any previous job to finish).
     pub fn start(&self, job: Arc<Job>) {
         let mut s = self.shared.state.lock();
         while s.busy > 0 {
             self.shared.done.wait(&mut s);
         }
+        if s.alive == 0 || s.master_lost {
+            return;
+        }
         s.job = Some(job);
         s.generation += 1;
-        s.busy = self.handles.len();
+        s.busy = s.alive;
         self.shared.start.notify_all();
     }
 
@@ -222,13 +290,57 @@ impl Drop for Pool {
     }
 }
 
+/// A worker's hold on the pool: if the thread dies (a panic that no guard of the search caught),
+/// its drop gives the job back as finished, stops that job, and counts the thread as lost, so
+/// that `wait` and `start` never wait for a dead thread.
+/// When the master dies before `bestmove`, the drop also answers for it (the first legal move),
+/// once the helpers are out.
+struct Membership<'a> {
+    id: usize,
+    shared: &'a Shared,
+    job: Option<Arc<Job>>,
+}
+
+impl Drop for Membership<'_> {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            return;
+        }
+        if let Some(job) = &self.job {
+            job.ctl.request_stop();
+            job.splits.wake_all();
+            if let Some(task) = job.task.search() {
+                job.error(&task.params, "a search thread died");
+                if self.id == 0 {
+                    answer_for_dead_master(job, task, self.shared);
+                }
+            }
+        }
+        let mut s = self.shared.state.lock();
+        s.alive -= 1;
+        s.lost += 1;
+        s.master_lost |= self.id == 0;
+        if self.job.is_some() {
+            s.busy -= 1;
+            if s.busy == 0 {
+                s.job = None;
+            }
+        }
+        self.shared.done.notify_all();
+    }
+}
+
 fn worker(id: usize, shared: &Shared) {
-    let placeholder = Arc::new(SearchControl::new(SearchLimits::default(), 1, false));
-    let tt = Arc::new(Table::new(1).expect("a 1 MB table"));
-    let mut searcher = Searcher::new(id, tt, placeholder);
+    let ctl = Arc::new(SearchControl::new(SearchLimits::default(), 1, false));
+    let mut searcher = Searcher::new(id, Arc::clone(&shared.placeholder), ctl);
+    let mut member = Membership {
+        id,
+        shared,
+        job: None,
+    };
     let mut seen = 0u64;
     loop {
-        let job = {
+        member.job = {
             let mut s = shared.state.lock();
             while s.generation == seen && !s.quit {
                 shared.start.wait(&mut s);
@@ -239,19 +351,52 @@ fn worker(id: usize, shared: &Shared) {
             seen = s.generation;
             s.job.clone()
         };
-        if let Some(job) = job {
-            run_job(id, &mut searcher, &job, shared);
+        if let Some(job) = &member.job {
+            run_job(id, &mut searcher, job, shared);
         }
+        // Nothing of the job stays with the thread (a `Hash` change frees the old table first).
+        searcher.release_table(&shared.placeholder);
+        member.job = None;
         let mut s = shared.state.lock();
         s.busy -= 1;
+        if s.busy == 0 {
+            s.job = None;
+        }
         shared.done.notify_all();
     }
 }
 
+/// The master died: once the helpers are out, `bestmove` with the first legal move, unless the
+/// master got as far as answering.
+fn answer_for_dead_master(job: &Job, task: &SearchTask, shared: &Shared) {
+    {
+        let mut s = shared.state.lock();
+        while s.busy > 1 {
+            shared.done.wait(&mut s);
+        }
+    }
+    {
+        let mut o = job.outcome.lock();
+        if o.done {
+            return;
+        }
+        o.done = true;
+    }
+    if let Some(reporter) = &task.params.reporter {
+        let board = &task.game.board;
+        let first = board.pos().legal_moves().first().copied();
+        reporter.best_move(first, None, board.in_check());
+    }
+}
+
 fn run_job(id: usize, searcher: &mut Searcher, job: &Job, shared: &Shared) {
-    match &job.task {
-        Task::ClearHistory => searcher.clear_history(),
-        Task::Search(task) => {
+    #[cfg(test)]
+    if let Task::Die { thread, .. } = &job.task {
+        assert!(*thread != id, "thread {id} dies (test)");
+    }
+    match job.task.search() {
+        None => searcher.clear_history(),
+        Some(task) => {
             searcher.prepare(&job.tt, &job.ctl, &job.splits);
             // YBW helpers never run `iterate`, which sets the evaluation for the others.
             searcher.set_network(task.params.network.as_ref());
@@ -381,6 +526,81 @@ mod tests {
             // Split from depth 2, so that split points are many even in a short search.
             min_split_depth: 2,
         }))
+    }
+
+    fn dying(threads: usize, thread: usize, reporter: Arc<Recorder>) -> Arc<Job> {
+        let mut j = Arc::into_inner(job(threads, SmpMode::Lazy, 8)).unwrap();
+        let Task::Search(mut task) = j.task else {
+            unreachable!()
+        };
+        task.params.reporter = Some(reporter);
+        j.task = Task::Die { thread, task };
+        Arc::new(j)
+    }
+
+    /// A reporter that keeps what it is told.
+    #[derive(Debug, Default)]
+    struct Recorder {
+        best: Mutex<Vec<Option<shakmaty::Move>>>,
+        errors: Mutex<Vec<String>>,
+    }
+
+    impl crate::search::Reporter for Recorder {
+        fn line(&self, _: &crate::search::LineReport<'_>) {}
+        fn best_move(&self, best: Option<shakmaty::Move>, _: Option<shakmaty::Move>, _: bool) {
+            self.best.lock().push(best);
+        }
+        fn error(&self, message: &str) {
+            self.errors.lock().push(message.to_string());
+        }
+    }
+
+    #[test]
+    fn a_helper_that_dies_is_lost_and_the_pool_plays_on_without_it() {
+        let pool = Pool::new(2).unwrap();
+        let recorder = Arc::new(Recorder::default());
+        let outcome = pool.run(dying(2, 1, Arc::clone(&recorder)));
+        assert!(outcome.done);
+        assert!(outcome.result.is_some(), "the master answers");
+        assert_eq!(recorder.best.lock().len(), 1, "one bestmove");
+        assert_eq!(*recorder.errors.lock(), ["a search thread died"]);
+        assert_eq!((pool.size(), pool.lost()), (1, 1));
+        // The next search runs on the thread that is left, to the end.
+        let outcome = pool.run(job(1, SmpMode::Lazy, 6));
+        assert_eq!(outcome.result.map(|r| r.depth), Some(6));
+    }
+
+    #[test]
+    fn a_master_that_dies_is_answered_for_and_the_pool_refuses_work() {
+        let pool = Pool::new(2).unwrap();
+        let recorder = Arc::new(Recorder::default());
+        let j = dying(2, 0, Arc::clone(&recorder));
+        let outcome = pool.run(Arc::clone(&j));
+        assert!(outcome.done);
+        let Some(task) = j.task.search() else {
+            unreachable!()
+        };
+        let first = task.game.board.pos().legal_moves().first().copied();
+        assert!(first.is_some());
+        assert_eq!(
+            *recorder.best.lock(),
+            [first],
+            "bestmove, the first legal move"
+        );
+        assert_eq!(*recorder.errors.lock(), ["a search thread died"]);
+        assert_eq!((pool.size(), pool.lost()), (0, 1));
+        // Without a master nothing can answer: a job is not started (and `run` does not hang).
+        let outcome = pool.run(job(2, SmpMode::Lazy, 6));
+        assert!(outcome.result.is_none() && !outcome.done);
+    }
+
+    #[test]
+    fn threads_let_go_of_the_table_once_the_job_is_over() {
+        let pool = Pool::new(2).unwrap();
+        let j = job(2, SmpMode::Hybrid, 6);
+        let tt = Arc::clone(&j.tt);
+        pool.run(j);
+        assert_eq!(Arc::strong_count(&tt), 1, "only this test holds the table");
     }
 
     #[test]

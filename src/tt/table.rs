@@ -37,14 +37,7 @@ pub struct Table {
 impl Table {
     /// Allocates a table of `hash_mb` MiB; an allocation failure is an error, never an abort.
     pub fn new(hash_mb: usize) -> Result<Table, String> {
-        let hash_mb = hash_mb.clamp(1, MAX_HASH_MB);
-        if let Some(available) = available_memory_mb() {
-            if hash_mb > available {
-                return Err(format!(
-                    "cannot allocate {hash_mb} MB for the hash table: only {available} MB of memory is available"
-                ));
-            }
-        }
+        let hash_mb = checked_size(hash_mb, available_memory_mb())?;
         let count = (hash_mb << 20) / std::mem::size_of::<Bucket>();
         let mut buckets: Vec<Bucket> = Vec::new();
         buckets
@@ -55,6 +48,15 @@ impl Table {
             buckets,
             generation: AtomicU8::new(0),
         })
+    }
+
+    /// A table of one bucket, for threads that have no search to run: it allocates 64 bytes, so
+    /// it cannot fail the way a real table can.
+    pub fn placeholder() -> Table {
+        Table {
+            buckets: vec![Bucket::default()],
+            generation: AtomicU8::new(0),
+        }
     }
 
     /// Size in MiB.
@@ -203,6 +205,18 @@ impl Table {
 }
 
 /// Memory the OS says is available (Linux `MemAvailable`), in MiB; `None` where unknown.
+/// The size a table of `hash_mb` MiB gets (clamped to 1..=[`MAX_HASH_MB`]), or why it is refused:
+/// more than the `available` memory (MiB, when known).
+fn checked_size(hash_mb: usize, available: Option<usize>) -> Result<usize, String> {
+    let hash_mb = hash_mb.clamp(1, MAX_HASH_MB);
+    match available {
+        Some(available) if hash_mb > available => Err(format!(
+            "cannot allocate {hash_mb} MB for the hash table: only {available} MB of memory is available"
+        )),
+        _ => Ok(hash_mb),
+    }
+}
+
 fn available_memory_mb() -> Option<usize> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
@@ -340,11 +354,25 @@ mod tests {
     }
 
     #[test]
-    fn absurd_size_is_an_error_not_an_abort() {
-        // Sizes beyond the clamp are clamped; the clamp itself may or may not be allocatable here.
-        match Table::new(usize::MAX) {
-            Ok(t) => assert_eq!(t.size_mb(), MAX_HASH_MB),
-            Err(msg) => assert!(msg.contains("cannot allocate")),
-        }
+    fn sizes_are_clamped_and_refused_beyond_the_available_memory() {
+        // Checked without allocating: a test must not take 64 GiB of a big machine.
+        assert_eq!(checked_size(usize::MAX, None), Ok(MAX_HASH_MB));
+        assert_eq!(checked_size(0, Some(4)), Ok(1));
+        assert_eq!(checked_size(4096, Some(4096)), Ok(4096));
+        let refused = checked_size(usize::MAX, Some(4096)).unwrap_err();
+        assert!(
+            refused.contains(&format!("cannot allocate {MAX_HASH_MB} MB")),
+            "{refused}"
+        );
+        assert!(refused.contains("only 4096 MB"), "{refused}");
+    }
+
+    #[test]
+    fn a_placeholder_table_works_like_a_tiny_one() {
+        let t = Table::placeholder();
+        assert_eq!(t.capacity(), SLOTS);
+        let new = NewEntry { depth: 1, ..BLANK };
+        t.store(7, new);
+        assert_eq!(t.probe(7).map(|e| e.depth), Some(1));
     }
 }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use shakmaty::{Move, Position};
 
+use super::console_job::ConsoleJob;
 use super::info::{self, UciReporter};
 use super::options::{declarations, Change, Options};
 use super::parse::{parse, Command, GoParams, PositionStart};
@@ -40,6 +41,8 @@ pub struct Engine {
     /// The network `EvalFile` loaded; `None`: the hand-written evaluation.
     network: Option<Arc<Network>>,
     debug: bool,
+    /// A `bench` or `perft` typed at the console, running beside the input loop.
+    console: Option<ConsoleJob>,
 }
 
 impl Default for Engine {
@@ -51,12 +54,17 @@ impl Default for Engine {
 impl Engine {
     /// A new engine with default options (16 MB hash, one thread, start position).
     pub fn new() -> Engine {
-        let options = Options::default();
-        let tt =
-            Arc::new(Table::new(options.hash_mb).unwrap_or_else(|_| {
-                Table::new(1).expect("a 1 MB hash table is always allocatable")
-            }));
-        let pool = Pool::new(options.threads).expect("one search thread can be started");
+        let mut options = Options::default();
+        let tt = Arc::new(
+            Table::new(options.hash_mb)
+                .or_else(|_| Table::new(1))
+                .unwrap_or_else(|_| Table::placeholder()),
+        );
+        let (pool, error) = Pool::start_up_to(options.threads);
+        if let Some(e) = error {
+            info::error(&format!("{e}; searching with {} threads", pool.size()));
+        }
+        options.threads = pool.size().max(1);
         let network =
             crate::nnue::resolve(&options.eval_file).expect("the default evaluation is built in");
         Engine {
@@ -68,6 +76,7 @@ impl Engine {
             learner: None,
             network,
             debug: false,
+            console: None,
         }
     }
 
@@ -106,6 +115,16 @@ impl Engine {
         if finished {
             self.settle();
         }
+        let console_stopped = match &cmd {
+            Command::Go(_)
+            | Command::Stop
+            | Command::Quit
+            | Command::SetOption { .. }
+            | Command::UciNewGame
+            | Command::Bench { .. }
+            | Command::Perft { .. } => self.stop_console_job(),
+            _ => false,
+        };
         match cmd {
             Command::Uci => {
                 info::emit(&format!("id name Trine {}", env!("CARGO_PKG_VERSION")));
@@ -133,7 +152,7 @@ impl Engine {
             Command::Stop => {
                 if self.is_searching() {
                     self.stop_and_wait();
-                } else {
+                } else if !console_stopped {
                     info::error("stop: no search is running");
                 }
             }
@@ -173,30 +192,66 @@ impl Engine {
             }
             Command::Bench { depth } => {
                 self.stop_and_wait();
-                crate::bench::run(
-                    depth.unwrap_or(crate::bench::DEFAULT_DEPTH),
-                    false,
-                    self.network.as_ref(),
-                );
+                let depth = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
+                let network = self.network.clone();
+                self.start_console_job("bench", move |cancel| {
+                    crate::bench::run_until(depth, false, network.as_ref(), cancel);
+                });
             }
             Command::Perft { depth } => {
                 self.stop_and_wait();
                 let mode = crate::board::castling_mode(self.options.chess960);
-                let mut total = 0;
-                for (m, n) in crate::perft::divide(self.game.board.pos(), depth, mode) {
-                    info::emit(&format!("{m}: {n}"));
-                    total += n;
-                }
-                info::emit("");
-                info::emit(&format!("Nodes searched: {total}"));
+                let pos = self.game.board.pos().clone();
+                self.start_console_job("perft", move |cancel| {
+                    let Some(lines) = crate::perft::divide_until(&pos, depth, mode, cancel) else {
+                        return;
+                    };
+                    let mut total = 0;
+                    for (m, n) in lines {
+                        info::emit(&format!("{m}: {n}"));
+                        total += n;
+                    }
+                    info::emit("");
+                    info::emit(&format!("Nodes searched: {total}"));
+                });
             }
             Command::Empty => {}
         }
         Flow::Continue
     }
 
-    /// Called at end of input: finishes a bounded search, stops an infinite or ponder one.
+    /// Starts `work` as the console job (none is running: commands that start one stop the
+    /// previous first).
+    fn start_console_job(
+        &mut self,
+        name: &'static str,
+        work: impl FnOnce(&crate::cancel::Cancel) + Send + 'static,
+    ) {
+        match ConsoleJob::spawn(name, work) {
+            Ok(job) => self.console = Some(job),
+            Err(e) => info::error(&e),
+        }
+    }
+
+    /// Stops a running `bench` or `perft` (saying so); true when one was running.
+    fn stop_console_job(&mut self) -> bool {
+        let Some(job) = self.console.take() else {
+            return false;
+        };
+        let name = job.name();
+        let stopped = job.stop();
+        if stopped {
+            info::message(&format!("{name} stopped"));
+        }
+        stopped
+    }
+
+    /// Called at end of input: finishes a bounded search, stops an infinite or ponder one, and
+    /// lets a `bench` or `perft` finish.
     pub fn finish(&mut self) {
+        if let Some(job) = self.console.take() {
+            job.wait();
+        }
         if let Some(job) = &self.current {
             if job.ctl.is_waiting() {
                 job.ctl.request_stop();
@@ -248,28 +303,11 @@ impl Engine {
                     info::error(w);
                 }
                 match change {
-                    Change::Hash(mb) => match Table::new(mb) {
-                        Ok(t) => {
-                            self.tt = Arc::new(t);
-                            self.options.hash_mb = mb;
-                        }
-                        Err(e) => {
-                            self.options = previous;
-                            info::error(&format!("{e}; keeping Hash {}", self.options.hash_mb));
-                        }
-                    },
+                    Change::Hash(mb) => self.resize_table(mb, previous.hash_mb),
                     Change::ClearHash => self.tt.clear(),
                     Change::Threads(n) => {
                         if n != self.pool.size() {
-                            // The old threads go first: their stacks and tables are freed.
-                            self.pool = match Pool::new(n) {
-                                Ok(p) => p,
-                                Err(e) => {
-                                    info::error(&format!("{e}; using one thread"));
-                                    self.options.threads = 1;
-                                    Pool::new(1).expect("one search thread can be started")
-                                }
-                            };
+                            self.restart_pool(n);
                         }
                     }
                     Change::Learn => self.open_learner(),
@@ -277,6 +315,45 @@ impl Engine {
                     Change::Stored => {}
                 }
             }
+        }
+    }
+
+    /// Replaces the table by one of `mb` MiB. The old table is freed first (no search runs and
+    /// the threads hold none between searches), so the peak is the larger of the two, not their
+    /// sum; when the new size cannot be had, the old size is allocated again (or less, halving).
+    fn resize_table(&mut self, mb: usize, old_mb: usize) {
+        self.tt = Arc::new(Table::placeholder());
+        let table = match Table::new(mb) {
+            Ok(t) => {
+                self.options.hash_mb = mb;
+                t
+            }
+            Err(e) => {
+                let mut size = old_mb;
+                let table = loop {
+                    match Table::new(size) {
+                        Ok(t) => break t,
+                        Err(_) if size > 1 => size /= 2,
+                        Err(_) => break Table::placeholder(),
+                    }
+                };
+                self.options.hash_mb = size;
+                info::error(&format!("{e}; keeping Hash {size}"));
+                table
+            }
+        };
+        self.tt = Arc::new(table);
+    }
+
+    /// Replaces the pool by one of `n` threads, the old threads (their stacks and tables) freed
+    /// first; as many threads as can be started are kept, and `Threads` says how many.
+    fn restart_pool(&mut self, n: usize) {
+        self.pool = Pool::empty();
+        let (pool, error) = Pool::start_up_to(n);
+        self.pool = pool;
+        self.options.threads = self.pool.size().max(1);
+        if let Some(e) = error {
+            info::error(&format!("{e}; searching with {} threads", self.pool.size()));
         }
     }
 
@@ -386,6 +463,20 @@ impl Engine {
                 info::message(&format!("loaded {n} learned positions into the hash table"));
             }
         }
+        if self.pool.size() == 0 {
+            self.restart_pool(self.options.threads);
+        }
+        if self.pool.size() == 0 {
+            // Nothing can search: answer at once rather than never.
+            info::error("no search thread is running; playing the first legal move");
+            let best = root.pos().legal_moves().first().copied();
+            if let Some(task) = job.task.search() {
+                if let Some(reporter) = &task.params.reporter {
+                    reporter.best_move(best, None, root.in_check());
+                }
+            }
+            return;
+        }
         self.current = Some(Arc::clone(&job));
         self.pool.start(job);
     }
@@ -401,6 +492,14 @@ impl Engine {
     /// Waits for the pool, then lets the learner look at the finished search.
     fn settle(&mut self) {
         self.pool.wait();
+        if self.pool.lost() > 0 {
+            let lost = self.pool.lost();
+            info::error(&format!(
+                "{lost} search thread(s) died; starting {} again",
+                self.options.threads
+            ));
+            self.restart_pool(self.options.threads);
+        }
         let Some(job) = self.current.take() else {
             return;
         };

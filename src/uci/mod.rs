@@ -1,8 +1,9 @@
 //! The UCI front end: the pure parser ([`parse`]), option handling ([`options`]), output formatting
 //! ([`info`]), the engine state machine ([`engine`], which asks [`crate::learn::Learner`] what to
-//! learn) and the input loop below, which reads stdin on the main thread while searches run on
+//! learn, and runs `bench` and `perft` as [`console_job`]s) and the input loop below, which reads stdin on the main thread while searches run on
 //! their own.
 
+pub mod console_job;
 pub mod engine;
 pub mod info;
 pub mod options;

@@ -178,6 +178,22 @@ impl Engine {
         Engine::spawn(Command::new(trine_bin()))
     }
 
+    /// Starts [`trine_bin`] with its address space limited to `mb` MiB (`ulimit -v` in `sh`), so
+    /// that a test of a refused allocation cannot take the memory of a big machine.
+    pub fn start_with_address_space_limit(mb: u64) -> Engine {
+        let mut command = Command::new("sh");
+        command
+            .arg("-c")
+            .arg(format!("ulimit -v {} && exec \"$0\"", mb * 1024))
+            .arg(trine_bin());
+        Engine::spawn(command)
+    }
+
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Starts `command` with piped stdin, stdout and stderr.
     pub fn spawn(mut command: Command) -> Engine {
         let mut child = command

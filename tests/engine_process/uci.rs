@@ -65,7 +65,12 @@ impl Engine {
     /// Starts [`super::trine_bin`] and completes the `uci` handshake, each answer within
     /// `timeout`.
     pub fn ready(timeout: Duration) -> Engine {
-        let mut engine = Engine::start();
+        Engine::start().handshake(timeout)
+    }
+
+    /// `uci` and `isready`, each answered within `timeout`.
+    pub fn handshake(self, timeout: Duration) -> Engine {
+        let mut engine = self;
         engine.send("uci");
         engine.until_match(|l| l == "uciok", timeout);
         engine.sync(timeout);

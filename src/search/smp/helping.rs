@@ -39,6 +39,16 @@ impl Searcher {
         }
     }
 
+    /// Lets go of the search's table (the side searcher's too) by pointing at `placeholder`, so
+    /// that a `Hash` change can free the old table before it allocates the new one.
+    pub fn release_table(&mut self, placeholder: &Arc<Table>) {
+        self.tt = Arc::clone(placeholder);
+        self.current_sp = None;
+        if let Some(w) = self.sp_worker.as_mut() {
+            w.release_table(placeholder);
+        }
+    }
+
     /// Forgets killers and history (new game), the side searcher's included.
     pub fn clear_history(&mut self) {
         self.history.clear();
