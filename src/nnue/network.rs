@@ -1,7 +1,7 @@
 //! A loaded network: its quantised weights (read from the file formats of docs/nnue.md, version 1
 //! or 2, every malformed file refused with a reason, and never more read than the header
 //! promises), the accumulator of a whole position computed from scratch, and the output layer,
-//! one per material bucket.
+//! one per material bucket, whose score is kept to ±[`MAX_SCORE`].
 
 use std::io::Read;
 use std::path::Path;
@@ -35,6 +35,11 @@ const MAX_HEADER: usize = 20;
 pub const MAX_FILE_LEN: usize = MAX_HEADER
     + 2 * (INPUTS * *HIDDEN.end() + *HIDDEN.end() + MAX_BUCKETS * 2 * *HIDDEN.end())
     + 4 * MAX_BUCKETS;
+/// Largest score, in centipawns, the network returns (either sign): far from the mate scores.
+/// A network whose weights would go beyond it (a crafted output bias near `i32::MAX`, say)
+/// evaluates to this bound instead.
+pub const MAX_SCORE: i32 = 20_000;
+const _: () = assert!(MAX_SCORE < crate::score::MATE_BOUND);
 
 /// The output bucket of a position with `pieces` pieces on the board (both colours, kings
 /// included) in a network of `buckets` buckets: `(n − 2) · buckets / 31` with `n = pieces`
@@ -329,14 +334,18 @@ impl Network {
     }
 
     /// Centipawns for the side to move from its accumulator `us` and the other side's `them`,
-    /// through output bucket `bucket` (below [`Network::buckets`]; see [`Network::bucket_of`]).
+    /// through output bucket `bucket` (below [`Network::buckets`]; see [`Network::bucket_of`]),
+    /// within ±[`MAX_SCORE`].
     #[inline]
     pub fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
         let h = self.hidden;
         let w2 = &self.w2[bucket * 2 * h..(bucket + 1) * 2 * h];
         let s = simd::screlu_pair(us, &w2[..h], them, &w2[h..]);
+        // |s| ≤ 2 · 4096 · 255² · 127 < 2^37 and |b2| < 2^31, times SCALE ≤ 10,000: the i64
+        // arithmetic is exact for every file the reader accepts; only the result is bounded.
         let v = s / i64::from(QA) + i64::from(self.b2[bucket]);
-        (v * i64::from(self.scale) / i64::from(QA * QB)) as i32
+        let cp = v * i64::from(self.scale) / i64::from(QA * QB);
+        cp.clamp(-i64::from(MAX_SCORE), i64::from(MAX_SCORE)) as i32
     }
 
     /// Evaluates `pos` from scratch (no incremental state), side to move's view, centipawns.

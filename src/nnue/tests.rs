@@ -6,7 +6,7 @@ use std::sync::Arc;
 use shakmaty::{Chess, Color, Position};
 
 use super::features::INPUTS;
-use super::network::{bucket, MAGIC, MAGIC_V2, MAX_FILE_LEN, QA, QB};
+use super::network::{bucket, MAGIC, MAGIC_V2, MAX_FILE_LEN, MAX_SCORE, QA, QB};
 use super::{Evaluator, Network};
 use crate::rng::Rng;
 
@@ -322,6 +322,54 @@ fn incremental_equals_from_scratch(hidden: usize, buckets: usize) {
     let pos = Chess::default();
     assert_eq!(ev.evaluate(&pos, 5), net.evaluate(&pos));
     assert_eq!(pos.turn(), Color::White);
+}
+
+/// A version-2 network file whose every W1, b1 and w2 value is `w1`, `b1`, `w2`, and every
+/// output bias `b2`.
+fn uniform_file(h: usize, buckets: usize, scale: u32, w: (i16, i16, i16), b2: i32) -> Vec<u8> {
+    let (w1, b1, w2) = w;
+    let mut f = MAGIC_V2.to_vec();
+    for v in [h as u32, scale, buckets as u32] {
+        f.extend(v.to_le_bytes());
+    }
+    for (n, v) in [(INPUTS * h, w1), (h, b1), (buckets * 2 * h, w2)] {
+        f.extend(std::iter::repeat_n(v.to_le_bytes(), n).flatten());
+    }
+    for _ in 0..buckets {
+        f.extend(b2.to_le_bytes());
+    }
+    f
+}
+
+#[test]
+fn extreme_weights_and_biases_evaluate_inside_the_score_range() {
+    // The largest network with every accumulator lane at its top (b1 = i16::MAX, W1 = 0: every
+    // lane saturates the activation), every output weight at ±127, SCALE at its maximum and the
+    // output bias at either end of i32: the extremes of the integer formula.
+    let h = 4096;
+    for (w2, b2) in [
+        (127, i32::MAX),
+        (-127, i32::MIN),
+        (0, i32::MAX),
+        (-127, i32::MAX),
+    ] {
+        let f = uniform_file(h, 1, 10_000, (0, i16::MAX, w2), b2);
+        assert_eq!(f.len(), MAX_FILE_LEN - 15 * (4 * h + 4));
+        let net = Arc::new(Network::from_bytes(&f).unwrap());
+        let mut ev = Evaluator::new(Arc::clone(&net), 4);
+        // The formula's value, exactly: far beyond any centipawn score.
+        let s = 2 * h as i128 * 255 * 255 * i128::from(w2);
+        let raw = (s / 255 + i128::from(b2)) * 10_000 / i128::from(QA * QB);
+        let want = raw.clamp(-i128::from(MAX_SCORE), i128::from(MAX_SCORE)) as i32;
+        assert!(raw.abs() > 1 << 28, "{raw}");
+        for fen in FENS {
+            let pos = parse(fen);
+            let score = net.evaluate(&pos);
+            assert_eq!(score, want, "{fen}: w2 {w2}, b2 {b2}");
+            assert_eq!(ev.evaluate(&pos, 0), want, "{fen}");
+            assert!(score.abs() < crate::score::MATE_BOUND);
+        }
+    }
 }
 
 /// A reader that counts the bytes it hands out.
