@@ -32,6 +32,12 @@ pub fn mate_moves(score: i32) -> i32 {
     }
 }
 
+/// True when `score` mates the opponent in at most `moves` moves (`go mate`): any mate found
+/// when `moves` is beyond every reachable mate distance, never a score that is not a mate.
+pub fn mates_within(score: i32, moves: u32) -> bool {
+    score >= MATE_BOUND && i64::from(mate_moves(score)) <= i64::from(moves)
+}
+
 /// Converts a score from the search (mate distance from the root) to a stored score (from the node).
 #[inline]
 pub fn score_to_tt(score: i32, ply: usize) -> i16 {
@@ -81,6 +87,28 @@ mod tests {
         assert_eq!(score_from_tt(stored, 5), MATE - 9);
         assert_eq!(score_from_tt(score_to_tt(-MATE + 6, 2), 2), -MATE + 6);
         assert_eq!(score_from_tt(score_to_tt(123, 9), 1), 123);
+    }
+
+    #[test]
+    fn mate_limits_take_any_number_of_moves() {
+        assert!(mates_within(MATE - 1, 1));
+        assert!(!mates_within(MATE - 3, 1));
+        assert!(mates_within(MATE - 3, 2));
+        assert!(!mates_within(MATE - 1, 0));
+        for moves in [1000, 16_000, 1 << 30, u32::MAX] {
+            assert!(mates_within(MATE - 1, moves), "{moves}");
+            assert!(mates_within(MATE_BOUND, moves), "{moves}");
+            for score in [-MATE + 2, -500, 0, 500, 20_000, MATE_BOUND - 1] {
+                assert!(!mates_within(score, moves), "{score} {moves}");
+            }
+        }
+        // Where mate distances can reach, the same as `score >= MATE - 2 · moves`.
+        for moves in 0..=MAX_PLY as u32 {
+            for score in -INF..=INF {
+                let plain = score >= MATE - 2 * moves as i32;
+                assert_eq!(mates_within(score, moves), plain, "{score} {moves}");
+            }
+        }
     }
 
     #[test]

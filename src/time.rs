@@ -49,21 +49,30 @@ pub fn budget(clock: &Clock, turn: Color, overhead_ms: u64) -> TimeBudget {
         return TimeBudget::default();
     };
     // What we may spend at all: the clock less the overhead and a reserve (up to 50 ms) that keeps
-    // the clock from settling at a few milliseconds in increment games.
+    // the clock from settling at a few milliseconds in increment games. Every step saturates, so
+    // a clock or increment up to `u64::MAX` gives a huge budget, never a wrapped-around tiny one.
     let reserve = (time / 2).min(50) + time / 50;
-    let usable = time.saturating_sub(overhead_ms + reserve).max(1);
+    let usable = time
+        .saturating_sub(overhead_ms.saturating_add(reserve))
+        .max(1);
     let moves_left = u64::from(clock.movestogo.unwrap_or(20).clamp(1, 40));
-    let mut soft = usable / moves_left + inc * 3 / 4;
-    let mut hard = (soft * 4).min(usable * 6 / 10);
+    let mut soft = (usable / moves_left).saturating_add(share(inc, 3, 4));
+    let mut hard = soft.saturating_mul(4).min(share(usable, 6, 10));
     if moves_left == 1 {
-        hard = usable * 9 / 10;
+        hard = share(usable, 9, 10);
         soft = soft.min(hard);
     }
-    soft = soft.min(usable * 4 / 10).min(hard);
+    soft = soft.min(share(usable, 4, 10)).min(hard);
     TimeBudget {
         soft_ms: Some(soft.max(1)),
         hard_ms: Some(hard.max(1)),
     }
+}
+
+/// `x · num / den` for `num <= den`, exact for every `x` (no intermediate overflow).
+fn share(x: u64, num: u64, den: u64) -> u64 {
+    debug_assert!(num <= den && den > 0);
+    (u128::from(x) * u128::from(num) / u128::from(den)) as u64
 }
 
 /// Share of the soft limit (percent) under which a new iteration is started, before scaling.
@@ -235,5 +244,91 @@ mod tests {
             budget(&Clock::default(), Color::White, 10),
             TimeBudget::default()
         );
+    }
+
+    /// Clock values from none at all to `u64::MAX`, ascending.
+    const TIMES: [u64; 8] = [
+        0,
+        1,
+        1000,
+        60_000,
+        1 << 40,
+        i64::MAX as u64,
+        u64::MAX - 1,
+        u64::MAX,
+    ];
+
+    fn soft_hard(time: u64, inc: u64, movestogo: Option<u32>, overhead: u64) -> (u64, u64) {
+        let clock = Clock {
+            btime: Some(time),
+            binc: Some(inc),
+            movestogo,
+            ..Clock::default()
+        };
+        let b = budget(&clock, Color::Black, overhead);
+        (b.soft_ms.unwrap(), b.hard_ms.unwrap())
+    }
+
+    #[test]
+    fn absurd_clocks_give_huge_budgets_not_wrapped_ones() {
+        for movestogo in [None, Some(1), Some(2), Some(40), Some(u32::MAX)] {
+            for overhead in [0, 10, 5000] {
+                for inc in TIMES {
+                    let mut last = (0, 0);
+                    for time in TIMES {
+                        let (soft, hard) = soft_hard(time, inc, movestogo, overhead);
+                        let case = format!("time {time} inc {inc} mtg {movestogo:?} oh {overhead}");
+                        assert!(soft >= 1 && soft <= hard, "{case}: {soft} > {hard}");
+                        assert!(
+                            hard <= time.saturating_sub(overhead).max(1),
+                            "{case}: {hard}"
+                        );
+                        // More time never means a smaller budget.
+                        assert!(soft >= last.0 && hard >= last.1, "{case}: {last:?}");
+                        last = (soft, hard);
+                    }
+                }
+                // A clock of about 292 million years: a budget of years, not milliseconds.
+                let year = 365 * 24 * 3_600_000;
+                for time in [i64::MAX as u64, u64::MAX] {
+                    let (soft, hard) = soft_hard(time, 0, movestogo, overhead);
+                    assert!(
+                        soft > 1000 * year && hard > 1000 * year,
+                        "{time}: {soft} {hard}"
+                    );
+                }
+            }
+        }
+        // A huge increment with a small clock: the clock still bounds the move, and the
+        // increment only adds to what a move without it gets.
+        for inc in [i64::MAX as u64, u64::MAX] {
+            let (soft, hard) = soft_hard(1000, inc, None, 10);
+            let (soft0, hard0) = soft_hard(1000, 0, None, 10);
+            assert!(
+                hard <= 990 && soft >= soft0 && hard >= hard0,
+                "{soft} {hard}"
+            );
+        }
+        // The same numbers as plain arithmetic where nothing overflows.
+        assert_eq!(soft_hard(60_000, 1000, None, 10), (3687, 14748));
+        assert_eq!(soft_hard(60_000, 0, Some(1), 10), (23_496, 52_866));
+    }
+
+    #[test]
+    fn absurd_movetimes_are_kept() {
+        for (movetime, want) in [(0, 1), (5, 1), (u64::MAX, u64::MAX - 10)] {
+            let clock = Clock {
+                movetime: Some(movetime),
+                wtime: Some(u64::MAX),
+                winc: Some(u64::MAX),
+                ..Clock::default()
+            };
+            let b = budget(&clock, Color::White, 10);
+            assert_eq!(
+                (b.soft_ms, b.hard_ms),
+                (Some(want), Some(want)),
+                "{movetime}"
+            );
+        }
     }
 }

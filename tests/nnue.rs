@@ -152,6 +152,49 @@ fn a_network_is_loaded_used_and_kept_through_bad_files() {
     e.quit();
 }
 
+/// Paths that hold no network and go on without end, or wait for a writer, or are no file at
+/// all: refused at once with an error, the evaluation in use stays, and the engine plays on.
+#[cfg(unix)]
+#[test]
+fn devices_pipes_and_directories_are_refused_promptly() {
+    let dir = TempDir::new("nnue-special");
+    let pipe = dir.join("pipe.nnue");
+    let mut paths = vec![
+        Path::new("/dev/zero").to_path_buf(),
+        dir.path().to_path_buf(),
+    ];
+    if Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        paths.push(pipe);
+    }
+    let pos: Chess = FEN
+        .parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    let built_in = trine::nnue::built_in().evaluate(&pos);
+    let mut e = Engine::start();
+    say(&mut e, "uci");
+    say(&mut e, &format!("position fen {FEN}"));
+    for path in paths {
+        e.send(&format!("setoption name EvalFile value {}", path.display()));
+        let out = e.sync(Duration::from_secs(5));
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with("info string error: cannot read")
+                    && l.ends_with("keeping EvalFile <built-in>")),
+            "{}: {out:#?}",
+            path.display()
+        );
+        assert_eq!(network_eval(&mut e), Some(built_in));
+        legal_bestmove(&mut e, &pos, "go depth 3");
+    }
+    e.quit();
+}
+
 #[test]
 fn a_network_with_output_buckets_is_loaded_and_played_with() {
     let dir = TempDir::new("nnue-buckets");

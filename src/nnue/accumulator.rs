@@ -12,8 +12,6 @@ use super::features;
 use super::network::Network;
 use super::simd;
 
-/// Greatest score the network may return: far from mate scores.
-const MAX_SCORE: i32 = 20_000;
 /// Most changed features an incremental update handles; a slot further away is recomputed.
 const MAX_CHANGES: usize = 32;
 
@@ -56,7 +54,8 @@ impl Evaluator {
         &self.net
     }
 
-    /// Evaluates `pos`, reached at `ply`, from the side to move's point of view, in centipawns.
+    /// Evaluates `pos`, reached at `ply`, from the side to move's point of view, in centipawns
+    /// (within ±[`super::network::MAX_SCORE`]).
     pub fn evaluate(&mut self, pos: &Chess, ply: usize) -> i32 {
         let slot = ply.min(self.boards.len() - 1);
         let board = pos.board();
@@ -88,11 +87,11 @@ impl Evaluator {
         let acc = &self.accs[slot * 2 * h..(slot + 1) * 2 * h];
         let (white, black) = acc.split_at(h);
         let bucket = self.net.bucket_of(board);
-        let v = match pos.turn() {
+        // Within ±MAX_SCORE (`Network::output` bounds it).
+        match pos.turn() {
             Color::White => self.net.output(white, black, bucket),
             Color::Black => self.net.output(black, white, bucket),
-        };
-        v.clamp(-MAX_SCORE, MAX_SCORE)
+        }
     }
 
     /// Fills slot `slot`'s accumulators for `new` from slot `from`'s, which hold `old`'s

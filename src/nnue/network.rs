@@ -1,6 +1,10 @@
 //! A loaded network: its quantised weights (read from the file formats of docs/nnue.md, version 1
-//! or 2, every malformed file refused with a reason), the accumulator of a whole position computed
-//! from scratch, and the output layer, one per material bucket.
+//! or 2, every malformed file refused with a reason, and never more read than the header
+//! promises), the accumulator of a whole position computed from scratch, and the output layer,
+//! one per material bucket, whose score is kept to ±[`MAX_SCORE`].
+
+use std::io::Read;
+use std::path::Path;
 
 use shakmaty::{Board, Color, Position};
 
@@ -20,6 +24,22 @@ pub const QB: i32 = 64;
 /// Largest output weight a file may hold: the trainer's ±1.98 times [`QB`]. The output kernel
 /// ([`super::simd::screlu_pair`]) relies on it: `255 · 127` fits an `i16`.
 const MAX_W2: i16 = 127;
+/// Hidden sizes a file may have (a multiple of 8 in this range).
+const HIDDEN: std::ops::RangeInclusive<usize> = 8..=4096;
+/// Largest output scale (SCALE) a file may have; the trainer writes 400.
+const MAX_SCALE: u32 = 10_000;
+/// Longest header (version 2): magic, H, SCALE, B.
+const MAX_HEADER: usize = 20;
+/// Longest network file: version 2 with the largest hidden size and bucket count (6,561,876
+/// bytes). Nothing longer is ever read.
+pub const MAX_FILE_LEN: usize = MAX_HEADER
+    + 2 * (INPUTS * *HIDDEN.end() + *HIDDEN.end() + MAX_BUCKETS * 2 * *HIDDEN.end())
+    + 4 * MAX_BUCKETS;
+/// Largest score, in centipawns, the network returns (either sign): far from the mate scores.
+/// A network whose weights would go beyond it (a crafted output bias near `i32::MAX`, say)
+/// evaluates to this bound instead.
+pub const MAX_SCORE: i32 = 20_000;
+const _: () = assert!(MAX_SCORE < crate::score::MATE_BOUND);
 
 /// The output bucket of a position with `pieces` pieces on the board (both colours, kings
 /// included) in a network of `buckets` buckets: `(n − 2) · buckets / 31` with `n = pieces`
@@ -78,9 +98,18 @@ impl Reader<'_> {
     }
 }
 
-impl Network {
-    /// Parses a network file (version 1 or 2); the error says what is wrong with it.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+/// A file's header, every field checked: what the rest of the file must be.
+struct Header {
+    /// 20 for version 2, 16 for version 1.
+    len: usize,
+    hidden: usize,
+    scale: u32,
+    buckets: usize,
+}
+
+impl Header {
+    /// Parses the header at the start of `bytes` (which may go on past it).
+    fn parse(bytes: &[u8]) -> Result<Header, String> {
         let v2 = match bytes.get(..8) {
             Some(m) if m == MAGIC => false,
             Some(m) if m == MAGIC_V2 => true,
@@ -88,8 +117,8 @@ impl Network {
                 return Err("not a Trine network file (no TRINENN1 or TRINENN2 header)".into());
             }
         };
-        let header = if v2 { 20 } else { 16 };
-        if bytes.len() < header {
+        let len = if v2 { MAX_HEADER } else { 16 };
+        if bytes.len() < len {
             return Err(format!(
                 "file is {} bytes, shorter than its header",
                 bytes.len()
@@ -97,13 +126,15 @@ impl Network {
         }
         let mut r = Reader(&bytes[8..]);
         let hidden = r.u32() as usize;
-        if !(8..=4096).contains(&hidden) || !hidden.is_multiple_of(8) {
+        if !HIDDEN.contains(&hidden) || !hidden.is_multiple_of(8) {
             return Err(format!(
-                "hidden size {hidden} is not a multiple of 8 in 8..=4096"
+                "hidden size {hidden} is not a multiple of 8 in {}..={}",
+                HIDDEN.start(),
+                HIDDEN.end()
             ));
         }
         let scale = r.u32();
-        if scale == 0 || scale > 10_000 {
+        if scale == 0 || scale > MAX_SCALE {
             return Err(format!("output scale {scale} is out of range"));
         }
         let buckets = if v2 { r.u32() as usize } else { 1 };
@@ -112,14 +143,81 @@ impl Network {
                 "output bucket count {buckets} is not in 1..={MAX_BUCKETS}"
             ));
         }
-        let expected = header + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets;
-        if bytes.len() != expected {
-            return Err(format!(
-                "file is {} bytes; a network of hidden size {hidden} with {buckets} output \
-                 bucket(s) has {expected}",
-                bytes.len()
-            ));
+        Ok(Header {
+            len,
+            hidden,
+            scale,
+            buckets,
+        })
+    }
+
+    /// The length of the whole file, at most [`MAX_FILE_LEN`].
+    fn file_len(&self) -> usize {
+        let h = self.hidden;
+        self.len + 2 * (INPUTS * h + h + self.buckets * 2 * h) + 4 * self.buckets
+    }
+
+    /// Why a file of `len` bytes (`None`: more than [`Header::file_len`]) is refused.
+    fn wrong_length(&self, len: Option<u64>) -> String {
+        let network = format!(
+            "a network of hidden size {} with {} output bucket(s) has {}",
+            self.hidden,
+            self.buckets,
+            self.file_len()
+        );
+        match len {
+            Some(n) => format!("file is {n} bytes; {network}"),
+            None => format!("file goes on past its end: {network} bytes"),
         }
+    }
+}
+
+/// The bytes of one network file from `source`: its header, then exactly the bytes the header
+/// says follow, then a check that nothing does. At most [`MAX_FILE_LEN`] + 1 bytes are read,
+/// whatever `source` holds; `len` is the file's length where known, checked before the body is
+/// read.
+fn read_network_bytes(source: &mut impl Read, len: Option<u64>) -> Result<Vec<u8>, String> {
+    let io = |e: std::io::Error| format!("read failed: {e}");
+    let mut bytes = Vec::with_capacity(MAX_HEADER);
+    source
+        .take(MAX_HEADER as u64)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    let header = Header::parse(&bytes)?;
+    let want = header.file_len();
+    if len.is_some_and(|n| n != want as u64) {
+        return Err(header.wrong_length(len));
+    }
+    // (A version-1 header is shorter than MAX_HEADER: its body's first bytes are read already.)
+    bytes.reserve_exact(want - bytes.len());
+    source
+        .take((want - bytes.len()) as u64)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() < want {
+        return Err(header.wrong_length(Some(bytes.len() as u64)));
+    }
+    let mut extra = [0u8; 1];
+    if source.read(&mut extra).map_err(io)? != 0 {
+        return Err(header.wrong_length(None));
+    }
+    Ok(bytes)
+}
+
+impl Network {
+    /// Parses a network file (version 1 or 2); the error says what is wrong with it.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        let header = Header::parse(bytes)?;
+        if bytes.len() != header.file_len() {
+            return Err(header.wrong_length(Some(bytes.len() as u64)));
+        }
+        let Header {
+            len,
+            hidden,
+            scale,
+            buckets,
+        } = header;
+        let mut r = Reader(&bytes[len..]);
         let w1 = r.i16s(INPUTS * hidden);
         let b1 = r.i16s(hidden);
         let w2 = r.i16s(buckets * 2 * hidden);
@@ -142,11 +240,32 @@ impl Network {
         })
     }
 
-    /// Reads a network file.
-    pub fn load(path: &std::path::Path) -> Result<Network, String> {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    /// Reads one network from `source` (see [`Network::from_bytes`]) without reading past the
+    /// length its header gives: a source that goes on (a device, a stream) is refused once one
+    /// byte more has come, never read to its end.
+    pub fn read(mut source: impl Read) -> Result<Network, String> {
+        Network::from_bytes(&read_network_bytes(&mut source, None)?)
+    }
+
+    /// Reads a network file. Only a regular file (or a link to one) is opened: a directory, a
+    /// device or a pipe is refused without reading from it, and a file whose length is not the
+    /// one its header gives is refused before its body is read.
+    pub fn load(path: &Path) -> Result<Network, String> {
+        let shown = path.display();
+        let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+        if !meta.is_file() {
+            let what = if meta.is_dir() {
+                "a directory"
+            } else {
+                "not a regular file"
+            };
+            return Err(format!("cannot read {shown}: {what}"));
+        }
+        let mut file =
+            std::fs::File::open(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+        read_network_bytes(&mut file, Some(meta.len()))
+            .and_then(|bytes| Network::from_bytes(&bytes))
+            .map_err(|e| format!("{shown}: {e}"))
     }
 
     /// Hidden size H.
@@ -215,14 +334,18 @@ impl Network {
     }
 
     /// Centipawns for the side to move from its accumulator `us` and the other side's `them`,
-    /// through output bucket `bucket` (below [`Network::buckets`]; see [`Network::bucket_of`]).
+    /// through output bucket `bucket` (below [`Network::buckets`]; see [`Network::bucket_of`]),
+    /// within ±[`MAX_SCORE`].
     #[inline]
     pub fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
         let h = self.hidden;
         let w2 = &self.w2[bucket * 2 * h..(bucket + 1) * 2 * h];
         let s = simd::screlu_pair(us, &w2[..h], them, &w2[h..]);
+        // |s| ≤ 2 · 4096 · 255² · 127 < 2^37 and |b2| < 2^31, times SCALE ≤ 10,000: the i64
+        // arithmetic is exact for every file the reader accepts; only the result is bounded.
         let v = s / i64::from(QA) + i64::from(self.b2[bucket]);
-        (v * i64::from(self.scale) / i64::from(QA * QB)) as i32
+        let cp = v * i64::from(self.scale) / i64::from(QA * QB);
+        cp.clamp(-i64::from(MAX_SCORE), i64::from(MAX_SCORE)) as i32
     }
 
     /// Evaluates `pos` from scratch (no incremental state), side to move's view, centipawns.

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use shakmaty::{Chess, Color, Position};
 
 use super::features::INPUTS;
-use super::network::{bucket, MAGIC, MAGIC_V2, QA, QB};
+use super::network::{bucket, MAGIC, MAGIC_V2, MAX_FILE_LEN, MAX_SCORE, QA, QB};
 use super::{Evaluator, Network};
 use crate::rng::Rng;
 
@@ -322,4 +322,180 @@ fn incremental_equals_from_scratch(hidden: usize, buckets: usize) {
     let pos = Chess::default();
     assert_eq!(ev.evaluate(&pos, 5), net.evaluate(&pos));
     assert_eq!(pos.turn(), Color::White);
+}
+
+/// A version-2 network file whose every W1, b1 and w2 value is `w1`, `b1`, `w2`, and every
+/// output bias `b2`.
+fn uniform_file(h: usize, buckets: usize, scale: u32, w: (i16, i16, i16), b2: i32) -> Vec<u8> {
+    let (w1, b1, w2) = w;
+    let mut f = MAGIC_V2.to_vec();
+    for v in [h as u32, scale, buckets as u32] {
+        f.extend(v.to_le_bytes());
+    }
+    for (n, v) in [(INPUTS * h, w1), (h, b1), (buckets * 2 * h, w2)] {
+        f.extend(std::iter::repeat_n(v.to_le_bytes(), n).flatten());
+    }
+    for _ in 0..buckets {
+        f.extend(b2.to_le_bytes());
+    }
+    f
+}
+
+#[test]
+fn extreme_weights_and_biases_evaluate_inside_the_score_range() {
+    // The largest network with every accumulator lane at its top (b1 = i16::MAX, W1 = 0: every
+    // lane saturates the activation), every output weight at ±127, SCALE at its maximum and the
+    // output bias at either end of i32: the extremes of the integer formula.
+    let h = 4096;
+    for (w2, b2) in [
+        (127, i32::MAX),
+        (-127, i32::MIN),
+        (0, i32::MAX),
+        (-127, i32::MAX),
+    ] {
+        let f = uniform_file(h, 1, 10_000, (0, i16::MAX, w2), b2);
+        assert_eq!(f.len(), MAX_FILE_LEN - 15 * (4 * h + 4));
+        let net = Arc::new(Network::from_bytes(&f).unwrap());
+        let mut ev = Evaluator::new(Arc::clone(&net), 4);
+        // The formula's value, exactly: far beyond any centipawn score.
+        let s = 2 * h as i128 * 255 * 255 * i128::from(w2);
+        let raw = (s / 255 + i128::from(b2)) * 10_000 / i128::from(QA * QB);
+        let want = raw.clamp(-i128::from(MAX_SCORE), i128::from(MAX_SCORE)) as i32;
+        assert!(raw.abs() > 1 << 28, "{raw}");
+        for fen in FENS {
+            let pos = parse(fen);
+            let score = net.evaluate(&pos);
+            assert_eq!(score, want, "{fen}: w2 {w2}, b2 {b2}");
+            assert_eq!(ev.evaluate(&pos, 0), want, "{fen}");
+            assert!(score.abs() < crate::score::MATE_BOUND);
+        }
+    }
+}
+
+/// A reader that counts the bytes it hands out.
+struct Counted<R> {
+    inner: R,
+    read: usize,
+}
+
+impl<R: std::io::Read> std::io::Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n;
+        Ok(n)
+    }
+}
+
+/// Reads a network from `head` followed by endless zero bytes; the error (or the network) and
+/// how many bytes were read.
+fn read_endless(head: &[u8]) -> (Result<Network, String>, usize) {
+    use std::io::Read;
+    let mut source = Counted {
+        inner: head.chain(std::io::repeat(0)),
+        read: 0,
+    };
+    let net = Network::read(&mut source);
+    (net, source.read)
+}
+
+#[test]
+fn reading_stops_at_the_length_the_header_gives() {
+    let good = random_file(16, 8, 3);
+    let net = Network::read(&good[..]).unwrap();
+    assert_eq!(net, Network::from_bytes(&good).unwrap());
+    // An endless source: refused once a byte past the network has come.
+    let (net, read) = read_endless(&good);
+    let e = net.unwrap_err();
+    assert!(e.contains("past its end"), "{e}");
+    assert_eq!(read, good.len() + 1);
+    // Nothing but zeros: refused after the header.
+    let (net, read) = read_endless(&[]);
+    assert!(net.unwrap_err().contains("TRINENN1"));
+    assert!(read <= 20, "{read}");
+    // Headers that promise absurd sizes: refused after the header, nothing allocated for them.
+    for (hidden, buckets) in [(!7, 1), (1 << 31, 8), (4104, 8), (64, u32::MAX)] {
+        let mut head = MAGIC_V2.to_vec();
+        for v in [hidden, 400, buckets] {
+            head.extend(v.to_le_bytes());
+        }
+        let (net, read) = read_endless(&head);
+        let e = net.unwrap_err();
+        assert!(
+            e.contains("hidden size") || e.contains("bucket count"),
+            "{e}"
+        );
+        assert_eq!(read, 20);
+    }
+    // The largest header the format allows: read to its exact length, no further.
+    let mut head = MAGIC_V2.to_vec();
+    for v in [4096u32, 400, 16] {
+        head.extend(v.to_le_bytes());
+    }
+    let (net, read) = read_endless(&head);
+    assert!(net.unwrap_err().contains("past its end"));
+    assert_eq!(read, MAX_FILE_LEN + 1);
+    // Truncated anywhere: refused with the lengths.
+    for cut in [good.len() - 1, good.len() / 2, 21, 20, 19, 9, 0] {
+        let e = Network::read(&good[..cut]).unwrap_err();
+        assert!(e.contains("bytes") || e.contains("TRINENN1"), "{cut}: {e}");
+    }
+}
+
+/// A scratch directory for network files, removed when dropped.
+struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    fn new(tag: &str) -> Scratch {
+        let p = std::env::temp_dir().join(format!("trine-nnue-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        Scratch(p)
+    }
+
+    fn write(&self, name: &str, bytes: &[u8]) -> std::path::PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn only_a_regular_file_of_the_right_length_is_loaded() {
+    let dir = Scratch::new("load");
+    let good = random_file(16, 1, 3);
+    let net = Network::load(&dir.write("good.nnue", &good)).unwrap();
+    assert_eq!(net, Network::from_bytes(&good).unwrap());
+    let e = Network::load(&dir.write("short.nnue", &good[..good.len() - 2])).unwrap_err();
+    assert!(e.contains("short.nnue") && e.contains("bytes"), "{e}");
+    let mut longer = good.clone();
+    longer.push(0);
+    let e = Network::load(&dir.write("long.nnue", &longer)).unwrap_err();
+    assert!(e.contains(&format!("{} bytes", longer.len())), "{e}");
+    // A header promising the largest network, and nothing after it.
+    let mut head = MAGIC_V2.to_vec();
+    for v in [4096u32, 400, 16] {
+        head.extend(v.to_le_bytes());
+    }
+    let e = Network::load(&dir.write("head.nnue", &head)).unwrap_err();
+    assert!(e.contains("file is 20 bytes"), "{e}");
+    let e = Network::load(&dir.0).unwrap_err();
+    assert!(e.contains("directory"), "{e}");
+    #[cfg(unix)]
+    {
+        let e = Network::load(std::path::Path::new("/dev/zero")).unwrap_err();
+        assert!(e.contains("not a regular file"), "{e}");
+        // A pipe nobody writes to: opening it to read would wait for a writer forever.
+        let fifo = dir.0.join("fifo.nnue");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            let e = Network::load(&fifo).unwrap_err();
+            assert!(e.contains("not a regular file"), "{e}");
+        }
+    }
 }

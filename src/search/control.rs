@@ -103,11 +103,48 @@ impl SearchControl {
         }
     }
 
-    /// True when the soft limit has passed (never while pondering/infinite).
+    /// True when `fraction_percent` % of the soft limit has passed (never while
+    /// pondering/infinite); exact for any soft limit up to `u64::MAX`.
     pub fn past_soft_limit(&self, fraction_percent: u64) -> bool {
         match self.limits.time.soft_ms {
-            Some(soft) => !self.is_waiting() && self.elapsed_ms() * 100 >= soft * fraction_percent,
+            Some(soft) => {
+                !self.is_waiting()
+                    && u128::from(self.elapsed_ms()) * 100
+                        >= u128::from(soft) * u128::from(fraction_percent)
+            }
             None => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_soft_limit(soft_ms: u64) -> SearchControl {
+        let limits = SearchLimits {
+            time: TimeBudget {
+                soft_ms: Some(soft_ms),
+                hard_ms: Some(u64::MAX),
+            },
+            ..SearchLimits::default()
+        };
+        SearchControl::new(limits, 1, false)
+    }
+
+    #[test]
+    fn huge_soft_limits_are_not_passed() {
+        for soft in [1 << 40, u64::MAX / 200 + 1, i64::MAX as u64, u64::MAX] {
+            let ctl = with_soft_limit(soft);
+            for percent in [1, 55, 110, 200] {
+                assert!(!ctl.past_soft_limit(percent), "{soft} ms at {percent} %");
+            }
+            assert!(!ctl.past_hard_limit());
+        }
+        // A limit of zero has passed at once, unless the search waits for `ponderhit`.
+        let ctl = with_soft_limit(0);
+        assert!(ctl.past_soft_limit(55));
+        ctl.waiting.store(true, Ordering::Release);
+        assert!(!ctl.past_soft_limit(55));
     }
 }

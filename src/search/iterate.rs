@@ -9,7 +9,7 @@ use shakmaty::{Move, Position};
 use super::node_type::{NodeType, Outcome};
 use super::{LineReport, MovePlan, Reporter, Searcher, MAX_DEPTH};
 use crate::board::{Board, Game};
-use crate::score::{eval_to_tt, is_mate, score_to_tt, INF, MATE, MAX_PLY};
+use crate::score::{eval_to_tt, is_mate, mates_within, score_to_tt, INF, MAX_PLY};
 use crate::search::smp::{SplitKind, SplitSpec};
 use crate::tt::{Bound, NewEntry, PackedMove};
 
@@ -178,7 +178,7 @@ impl Searcher {
             }
             let best = lines[0].score;
             if let Some(m) = self.ctl.limits.mate {
-                if best >= MATE - 2 * m as i32 {
+                if mates_within(best, m) {
                     break;
                 }
             }
