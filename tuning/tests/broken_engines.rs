@@ -135,6 +135,32 @@ fn missing_readyok_stalls() {
 }
 
 #[test]
+fn stale_output_is_not_taken_for_the_next_answer() {
+    // The engine repeats every bestmove after a late info line; the repeat is illegal in the
+    // position of its next `go`, so taking it as the answer would lose the game.
+    let (run, pgn) = play_broken("stale", "stale_output.py", &[], "--depth 3 --maxmoves 12");
+    assert_eq!(run.code, Some(0), "{}", run.output);
+    assert_eq!(
+        run.output.matches("Finished game").count(),
+        2,
+        "{}",
+        run.output
+    );
+    for name in ["Trine", "Broken"] {
+        let clean = format!("{name}: time losses 0, illegal moves 0, crashes 0, stalls 0");
+        assert!(run.output.contains(&clean), "{}", run.output);
+    }
+    let ends = terminations(&pgn);
+    assert_eq!(ends.len(), 2, "{pgn}");
+    for t in ends {
+        assert!(
+            ["normal", "adjudication"].contains(&t.as_str()),
+            "{t}\n{pgn}"
+        );
+    }
+}
+
+#[test]
 fn decisive_stop_ends_a_one_sided_match() {
     let dir = scratch("decisive");
     let trine = trine_bin().display().to_string();

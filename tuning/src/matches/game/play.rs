@@ -184,8 +184,17 @@ pub fn play_game(
         } else {
             format!("{base} moves {}", uci_moves.join(" "))
         };
+        // `isready` first: whatever the engine printed after its last answer (a late `info`,
+        // a second `bestmove`) comes before `readyok` and is discarded, so the `bestmove` read
+        // after `go` answers this `go`. The round trip is not charged to the clock.
         let reply = match slots[i].engine() {
-            Some(engine) => engine.search(&position, &go, Duration::from_millis(wait_ms)),
+            Some(engine) => match engine.is_ready(settings.ready_timeout) {
+                Ok(()) => engine.search(&position, &go, Duration::from_millis(wait_ms)),
+                Err(f) => {
+                    slots[i].discard();
+                    break failure_result(side, &names[i], &f, "before its search", false);
+                }
+            },
             None => Err(Failure {
                 kind: FailureKind::Disconnected,
                 detail: "engine not running".to_string(),
