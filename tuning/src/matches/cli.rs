@@ -68,7 +68,8 @@ pub struct Cli {
     /// Games played at the same time, each with its own pair of engine processes.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
-    /// A move loses on time when it used more than the clock (or movetime) plus this, ms.
+    /// A move loses on time when it used more than the clock (or movetime) plus this, ms;
+    /// moves past the clock within it are counted as overruns.
     #[arg(long, default_value_t = 100, value_name = "MS")]
     pub time_margin: u64,
     /// Resign adjudication: movecount=N score=CP [twosided=true].
