@@ -1,7 +1,8 @@
 //! Search limits of a match — a clock (`moves/base+increment`), a fixed time per move, a node
 //! count or a depth — with the `go` command each produces, the chess clock that decides time
-//! forfeits (`used > remaining + margin`), and the count of overruns: moves
-//! that ended past the time allowed but within the margin, so the game went on.
+//! forfeits (`used > remaining + margin`, as in cutechess-cli, whose default margin of 0 is
+//! [`DEFAULT_MARGIN_MS`]), and the count of overruns: moves that ended past the time allowed
+//! but within the margin, so the game went on.
 
 use std::fmt;
 
@@ -108,6 +109,10 @@ impl fmt::Display for Limit {
         }
     }
 }
+
+/// The margin a move may run past its clock (or movetime) before it loses on time, ms, when
+/// none is given: 0, the default of cutechess-cli's `timemargin`.
+pub const DEFAULT_MARGIN_MS: u64 = 0;
 
 /// How the time a move used compares with the time it was allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -276,6 +281,19 @@ mod tests {
         assert_eq!(c.charge(200, 100), TimeCheck::Overrun(100));
         // using exactly the time left is in time
         assert_eq!(c.charge(100, 100), TimeCheck::InTime);
+    }
+
+    #[test]
+    fn default_margin_forfeits_any_overrun() {
+        let tc = TimeControl::parse("1").unwrap();
+        let mut c = Clock::new(tc);
+        assert_eq!(c.charge(1000, DEFAULT_MARGIN_MS), TimeCheck::InTime);
+        let mut c = Clock::new(tc);
+        assert_eq!(c.charge(1001, DEFAULT_MARGIN_MS), TimeCheck::Forfeit);
+        assert_eq!(
+            TimeCheck::of(251, 250, DEFAULT_MARGIN_MS),
+            TimeCheck::Forfeit
+        );
     }
 
     #[test]
