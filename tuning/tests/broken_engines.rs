@@ -135,6 +135,67 @@ fn missing_readyok_stalls() {
 }
 
 #[test]
+fn stale_output_is_not_taken_for_the_next_answer() {
+    // The engine repeats every bestmove after a late info line; the repeat is illegal in the
+    // position of its next `go`, so taking it as the answer would lose the game.
+    let (run, pgn) = play_broken("stale", "stale_output.py", &[], "--depth 3 --maxmoves 12");
+    assert_eq!(run.code, Some(0), "{}", run.output);
+    assert_eq!(
+        run.output.matches("Finished game").count(),
+        2,
+        "{}",
+        run.output
+    );
+    for name in ["Trine", "Broken"] {
+        let clean = format!("{name}: time losses 0, illegal moves 0, crashes 0, stalls 0");
+        assert!(run.output.contains(&clean), "{}", run.output);
+    }
+    let ends = terminations(&pgn);
+    assert_eq!(ends.len(), 2, "{pgn}");
+    for t in ends {
+        assert!(
+            ["normal", "adjudication"].contains(&t.as_str()),
+            "{t}\n{pgn}"
+        );
+    }
+}
+
+#[test]
+fn overruns_within_the_margin_are_counted_not_forfeited() {
+    // Every bestmove is held back 200 ms past a 50 ms movetime: an overrun, but within the
+    // 1000 ms margin, so the games go on and each of the engine's moves is counted.
+    let (run, pgn) = play_broken(
+        "late",
+        "late_bestmove.py",
+        &["200"],
+        "--movetime 50 --time-margin 1000 --maxmoves 4",
+    );
+    assert_eq!(run.code, Some(0), "{}", run.output);
+    assert!(
+        run.output
+            .contains("Broken: time losses 0, illegal moves 0, crashes 0, stalls 0"),
+        "{}",
+        run.output
+    );
+    assert!(!pgn.contains("loses on time"), "{pgn}");
+    // 4 full moves a game from the EPD openings: 4 moves of each engine in each game.
+    let line = run
+        .output
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("Overruns (within the margin): Trine "))
+        .unwrap_or_else(|| panic!("no overruns line in:\n{}", run.output));
+    let broken = line.split(", Broken ").nth(1).expect("Broken's count");
+    let (count, max) = broken
+        .strip_suffix(" ms)")
+        .and_then(|b| b.split_once(" (max "))
+        .unwrap_or_else(|| panic!("{line}"));
+    assert_eq!(count, "8", "{line}");
+    let max: u64 = max.parse().unwrap();
+    assert!((150..=1000).contains(&max), "{line}");
+}
+
+#[test]
 fn decisive_stop_ends_a_one_sided_match() {
     let dir = scratch("decisive");
     let trine = trine_bin().display().to_string();

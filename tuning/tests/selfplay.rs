@@ -70,8 +70,8 @@ fn depth_three_match_with_pgn() {
 fn clock_match_with_adjudication_has_no_time_losses() {
     let dir = scratch("selfplay-clock");
     let pgn = dir.join("games.pgn");
-    // The margin is raised from 100 to 200 ms because tests run in parallel on a small
-    // machine; a real clock-handling bug overruns by far more.
+    // The margin is raised from the default 0 to 200 ms because tests run in parallel on a
+    // small machine; a real clock-handling bug overruns by far more.
     let a = args(&format!(
         "{} --openings {} --games 2 --tc 2+0.02 --time-margin 200 --resign movecount=3 score=600 \
          --draw movenumber=20 movecount=4 score=20 --maxmoves 80 --pgn {}",

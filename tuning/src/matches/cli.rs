@@ -8,7 +8,7 @@ use crate::matches::game::GameSettings;
 use crate::matches::openings;
 use crate::matches::runner::MatchConfig;
 use crate::matches::stats::sprt::Sprt;
-use crate::matches::tc::{Limit, TimeControl};
+use crate::matches::tc::{Limit, TimeControl, DEFAULT_MARGIN_MS};
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -68,8 +68,10 @@ pub struct Cli {
     /// Games played at the same time, each with its own pair of engine processes.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
-    /// A move loses on time when it used more than the clock (or movetime) plus this, ms.
-    #[arg(long, default_value_t = 100, value_name = "MS")]
+    /// A move loses on time when it used more than the clock (or movetime) plus this, ms;
+    /// moves past the clock within it are counted as overruns. The default, 0, is
+    /// cutechess-cli's.
+    #[arg(long, default_value_t = DEFAULT_MARGIN_MS, value_name = "MS")]
     pub time_margin: u64,
     /// Resign adjudication: movecount=N score=CP [twosided=true].
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
@@ -265,6 +267,14 @@ mod tests {
         assert_eq!(parse_report(&["every".into(), "7".into()]).unwrap(), 7);
         assert_eq!(parse_report(&["3".into()]).unwrap(), 3);
         assert!(parse_report(&["x".into()]).is_err());
+    }
+
+    #[test]
+    fn time_margin_defaults_to_cutechess_zero() {
+        let c = cli("--engine cmd=a --engine cmd=b --openings x.epd --tc 1+0.01").unwrap();
+        assert_eq!(c.time_margin, 0);
+        let c = cli("--engine cmd=a --engine cmd=b --openings x.epd --time-margin 25").unwrap();
+        assert_eq!(c.time_margin, 25);
     }
 
     #[test]

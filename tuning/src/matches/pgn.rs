@@ -146,6 +146,7 @@ mod tests {
                 Termination::TimeForfeit,
                 "White loses on time",
             ),
+            overruns: Default::default(),
         };
         let text = format_game(&record, "ev", 3, "8+0.08", "2024.01.01");
         assert!(text.contains("[White \"A \\\"x\\\"\"]"));
@@ -176,6 +177,7 @@ mod tests {
             opening,
             moves,
             result: GameResult::draw(Termination::Repetition, "Draw by threefold repetition"),
+            overruns: Default::default(),
         };
         let text = format_game(&record, "ev", 1, "-", "2024.01.01");
         assert!(text.lines().all(|l| l.len() < 80));

@@ -1,6 +1,8 @@
 //! Search limits of a match — a clock (`moves/base+increment`), a fixed time per move, a node
-//! count or a depth — with the `go` command each produces and the chess clock that decides
-//! time forfeits (`used > remaining + margin`).
+//! count or a depth — with the `go` command each produces, the chess clock that decides time
+//! forfeits (`used > remaining + margin`, as in cutechess-cli, whose default margin of 0 is
+//! [`DEFAULT_MARGIN_MS`]), and the count of overruns: moves that ended past the time allowed
+//! but within the margin, so the game went on.
 
 use std::fmt;
 
@@ -108,6 +110,71 @@ impl fmt::Display for Limit {
     }
 }
 
+/// The margin a move may run past its clock (or movetime) before it loses on time, ms, when
+/// none is given: 0, the default of cutechess-cli's `timemargin`.
+pub const DEFAULT_MARGIN_MS: u64 = 0;
+
+/// How the time a move used compares with the time it was allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeCheck {
+    /// The move ended within the time allowed.
+    InTime,
+    /// The move ended this many ms past the time allowed, but within the margin: it stands.
+    Overrun(u64),
+    /// The move ended past the time allowed plus the margin: a loss on time.
+    Forfeit,
+}
+
+impl TimeCheck {
+    /// Checks a move that used `used_ms` of `allowed_ms` (plus `margin_ms` of grace).
+    pub fn of(used_ms: u64, allowed_ms: u64, margin_ms: u64) -> Self {
+        if used_ms <= allowed_ms {
+            TimeCheck::InTime
+        } else if used_ms <= allowed_ms + margin_ms {
+            TimeCheck::Overrun(used_ms - allowed_ms)
+        } else {
+            TimeCheck::Forfeit
+        }
+    }
+}
+
+/// One engine's overruns: moves that ended past the time allowed but within the margin.
+/// Forfeits are not counted here; they are losses on time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Overruns {
+    /// How many moves overran.
+    pub count: u64,
+    /// The largest overrun, ms.
+    pub max_ms: u64,
+}
+
+impl Overruns {
+    /// Counts `check` if it is an overrun.
+    pub fn record(&mut self, check: TimeCheck) {
+        if let TimeCheck::Overrun(ms) = check {
+            self.count += 1;
+            self.max_ms = self.max_ms.max(ms);
+        }
+    }
+
+    /// Adds the overruns of `other` (another game).
+    pub fn add(&mut self, other: &Overruns) {
+        self.count += other.count;
+        self.max_ms = self.max_ms.max(other.max_ms);
+    }
+}
+
+impl fmt::Display for Overruns {
+    /// `0`, or `3 (max 4 ms)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.count)?;
+        if self.count > 0 {
+            write!(f, " (max {} ms)", self.max_ms)?;
+        }
+        Ok(())
+    }
+}
+
 /// One side's chess clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
@@ -136,12 +203,14 @@ impl Clock {
         self.tc.moves.map(|m| m - self.moves_made % m)
     }
 
-    /// Charges `used_ms` for one move. Returns `false` (a time forfeit) when the move took
-    /// more than the remaining time plus `margin_ms`; otherwise the clock is reduced (not
-    /// below zero), the increment added and, at the end of a period, the base time.
-    pub fn charge(&mut self, used_ms: u64, margin_ms: u64) -> bool {
-        if used_ms > self.remaining_ms + margin_ms {
-            return false;
+    /// Charges `used_ms` for one move and says how it compares with the remaining time: a
+    /// [`TimeCheck::Forfeit`] (more than the remaining time plus `margin_ms`) leaves the clock
+    /// as it was; otherwise the clock is reduced (not below zero), the increment added and, at
+    /// the end of a period, the base time.
+    pub fn charge(&mut self, used_ms: u64, margin_ms: u64) -> TimeCheck {
+        let check = TimeCheck::of(used_ms, self.remaining_ms, margin_ms);
+        if check == TimeCheck::Forfeit {
+            return check;
         }
         self.remaining_ms = self.remaining_ms.saturating_sub(used_ms) + self.tc.inc_ms;
         self.moves_made += 1;
@@ -150,7 +219,7 @@ impl Clock {
                 self.remaining_ms += self.tc.base_ms;
             }
         }
-        true
+        check
     }
 }
 
@@ -201,14 +270,66 @@ mod tests {
     fn clock_charges_with_margin_and_increment() {
         let tc = TimeControl::parse("1+0.1").unwrap();
         let mut c = Clock::new(tc);
-        assert!(c.charge(300, 100));
+        assert_eq!(c.charge(300, 100), TimeCheck::InTime);
         assert_eq!(c.remaining_ms(), 800);
         // overrun inside the margin: clock floors at zero, then the increment
-        assert!(c.charge(850, 100));
+        assert_eq!(c.charge(850, 100), TimeCheck::Overrun(50));
         assert_eq!(c.remaining_ms(), 100);
-        // beyond remaining + margin: forfeit
-        assert!(!c.charge(201, 100));
-        assert!(c.charge(200, 100));
+        // beyond remaining + margin: forfeit, the clock untouched
+        assert_eq!(c.charge(201, 100), TimeCheck::Forfeit);
+        assert_eq!(c.remaining_ms(), 100);
+        assert_eq!(c.charge(200, 100), TimeCheck::Overrun(100));
+        // using exactly the time left is in time
+        assert_eq!(c.charge(100, 100), TimeCheck::InTime);
+    }
+
+    #[test]
+    fn default_margin_forfeits_any_overrun() {
+        let tc = TimeControl::parse("1").unwrap();
+        let mut c = Clock::new(tc);
+        assert_eq!(c.charge(1000, DEFAULT_MARGIN_MS), TimeCheck::InTime);
+        let mut c = Clock::new(tc);
+        assert_eq!(c.charge(1001, DEFAULT_MARGIN_MS), TimeCheck::Forfeit);
+        assert_eq!(
+            TimeCheck::of(251, 250, DEFAULT_MARGIN_MS),
+            TimeCheck::Forfeit
+        );
+    }
+
+    #[test]
+    fn overruns_are_counted_with_their_maximum() {
+        let mut o = Overruns::default();
+        assert_eq!(o.to_string(), "0");
+        for check in [
+            TimeCheck::of(90, 100, 10),
+            TimeCheck::of(101, 100, 10),
+            TimeCheck::of(104, 100, 10),
+            TimeCheck::of(102, 100, 10),
+            TimeCheck::of(111, 100, 10),
+        ] {
+            o.record(check);
+        }
+        // one in time, three overruns, one forfeit (not an overrun)
+        assert_eq!(
+            o,
+            Overruns {
+                count: 3,
+                max_ms: 4
+            }
+        );
+        assert_eq!(o.to_string(), "3 (max 4 ms)");
+        let mut total = Overruns {
+            count: 1,
+            max_ms: 7,
+        };
+        total.add(&o);
+        assert_eq!(
+            total,
+            Overruns {
+                count: 4,
+                max_ms: 7
+            }
+        );
     }
 
     #[test]
@@ -216,9 +337,9 @@ mod tests {
         let tc = TimeControl::parse("2/1").unwrap();
         let mut c = Clock::new(tc);
         assert_eq!(c.moves_to_go(), Some(2));
-        assert!(c.charge(100, 0));
+        assert_eq!(c.charge(100, 0), TimeCheck::InTime);
         assert_eq!(c.moves_to_go(), Some(1));
-        assert!(c.charge(100, 0));
+        assert_eq!(c.charge(100, 0), TimeCheck::InTime);
         assert_eq!(c.remaining_ms(), 1800);
         assert_eq!(c.moves_to_go(), Some(2));
         let w = Clock::new(TimeControl::parse("8+0.08").unwrap());

@@ -17,6 +17,11 @@ pub fn set_debug(on: bool) {
     DEBUG.store(on, Ordering::Relaxed);
 }
 
+/// Whether engine traffic is echoed to stderr (see [`set_debug`]).
+pub fn debug() -> bool {
+    DEBUG.load(Ordering::Relaxed)
+}
+
 /// What reading from an engine produced.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Received {

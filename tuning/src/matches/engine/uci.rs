@@ -3,7 +3,7 @@
 //! `bestmove`), and stopping. Every wait has a deadline; a closed pipe or a missed deadline
 //! comes back as a [`Failure`] instead of a hang.
 
-use super::process::{EngineProcess, Received};
+use super::process::{self, EngineProcess, Received};
 use super::EngineConfig;
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -136,13 +136,23 @@ impl UciEngine {
         Ok(engine)
     }
 
-    /// Sends `isready` and waits for `readyok`, discarding any other output (such as a late
-    /// `bestmove`).
+    /// Sends `isready` and waits for `readyok`, discarding any other output. An engine reads
+    /// its commands in order, so whatever it printed before it read `isready` (a late `info`,
+    /// a second `bestmove` from a stopped search) comes before `readyok` and is dropped here
+    /// instead of being taken as the answer to the next `go`. With `--debug` each discarded
+    /// line is reported.
     pub fn is_ready(&mut self, timeout: Duration) -> Result<(), Failure> {
         self.send("isready")?;
         let deadline = Instant::now() + timeout;
-        while self.recv(deadline, "readyok")? != "readyok" {}
-        Ok(())
+        loop {
+            let line = self.recv(deadline, "readyok")?;
+            if line == "readyok" {
+                return Ok(());
+            }
+            if process::debug() {
+                eprintln!("{}: discarded stale output: {line}", self.name);
+            }
+        }
     }
 
     /// Starts a new game: `ucinewgame`, then `isready`.
@@ -153,7 +163,9 @@ impl UciEngine {
     }
 
     /// Sends `position` and `go` and waits until `deadline_after` has passed since `go` for the
-    /// `bestmove`, keeping the last score and depth seen in `info` lines.
+    /// `bestmove`, keeping the last score and depth seen in `info` lines. The first `bestmove`
+    /// read is the answer, so output left over from an earlier search must be discarded
+    /// first, with [`UciEngine::is_ready`].
     pub fn search(
         &mut self,
         position: &str,

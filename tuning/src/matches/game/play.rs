@@ -8,7 +8,7 @@ use super::rules::{position_key, rules_verdict};
 use crate::matches::adjudication::{Adjudicator, DrawRule, ResignRule, Verdict};
 use crate::matches::engine::{EngineSlot, Failure, FailureKind, SearchReply};
 use crate::matches::openings::Opening;
-use crate::matches::tc::{go_command, Clock, Limit, TimeControl};
+use crate::matches::tc::{go_command, Clock, Limit, Overruns, TimeCheck, TimeControl};
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
@@ -22,7 +22,8 @@ const STOP_WAIT: Duration = Duration::from_millis(1000);
 pub struct GameSettings {
     /// Search limit.
     pub limit: Limit,
-    /// How far past its clock (or movetime) a move may end before it loses on time, ms.
+    /// How far past its clock (or movetime) a move may end before it loses on time, ms
+    /// (moves within it are counted as overruns).
     pub margin_ms: u64,
     /// Resign adjudication.
     pub resign: Option<ResignRule>,
@@ -58,6 +59,8 @@ pub struct GameRecord {
     pub moves: Vec<PlayedMove>,
     /// How it ended.
     pub result: GameResult,
+    /// White's and Black's moves that ended past the clock (or movetime) within the margin.
+    pub overruns: [Overruns; 2],
 }
 
 fn idx(c: Color) -> usize {
@@ -128,6 +131,7 @@ pub fn play_game(
         opening: opening.clone(),
         moves,
         result: GameResult::draw(Termination::MaxMoves, ""),
+        overruns: [Overruns::default(); 2],
     };
     for side in [Color::White, Color::Black] {
         if let Err(f) = slots[idx(side)].prepare(settings.ready_timeout) {
@@ -184,8 +188,17 @@ pub fn play_game(
         } else {
             format!("{base} moves {}", uci_moves.join(" "))
         };
+        // `isready` first: whatever the engine printed after its last answer (a late `info`,
+        // a second `bestmove`) comes before `readyok` and is discarded, so the `bestmove` read
+        // after `go` answers this `go`. The round trip is not charged to the clock.
         let reply = match slots[i].engine() {
-            Some(engine) => engine.search(&position, &go, Duration::from_millis(wait_ms)),
+            Some(engine) => match engine.is_ready(settings.ready_timeout) {
+                Ok(()) => engine.search(&position, &go, Duration::from_millis(wait_ms)),
+                Err(f) => {
+                    slots[i].discard();
+                    break failure_result(side, &names[i], &f, "before its search", false);
+                }
+            },
             None => Err(Failure {
                 kind: FailureKind::Disconnected,
                 detail: "engine not running".to_string(),
@@ -205,16 +218,16 @@ pub fn play_game(
             }
         };
         let used = reply.elapsed.as_millis() as u64;
-        let in_time = match settings.limit {
+        let (check, allowed) = match settings.limit {
             Limit::Clock(_) => {
                 let had = clocks[i].remaining_ms();
-                let ok = clocks[i].charge(used, settings.margin_ms);
-                (ok, had)
+                (clocks[i].charge(used, settings.margin_ms), had)
             }
-            Limit::MoveTime(ms) => (used <= ms + settings.margin_ms, ms),
-            Limit::Nodes(_) | Limit::Depth(_) => (true, 0),
+            Limit::MoveTime(ms) => (TimeCheck::of(used, ms, settings.margin_ms), ms),
+            Limit::Nodes(_) | Limit::Depth(_) => (TimeCheck::InTime, 0),
         };
-        if !in_time.0 {
+        record.overruns[i].record(check);
+        if check == TimeCheck::Forfeit {
             break GameResult::win(
                 !side,
                 Termination::TimeForfeit,
@@ -222,7 +235,7 @@ pub fn play_game(
                     "{} ({}) loses on time (used {used} ms of {} ms + {} ms margin)",
                     color_name(side),
                     names[i],
-                    in_time.1,
+                    allowed,
                     settings.margin_ms
                 ),
             );

@@ -147,6 +147,7 @@ pub fn run_match(config: MatchConfig, out: &mut dyn Write) -> Result<MatchOutcom
             }
         };
         tally.record(done.index, done.a_color, &done.record.result);
+        tally.add_overruns(done.a_color, &done.record.overruns);
         if let Some(f) = pgn_file.as_mut() {
             let text =
                 pgn::format_game(&done.record, &config.event, done.index + 1, &tc_tag, &date);
@@ -158,7 +159,7 @@ pub fn run_match(config: MatchConfig, out: &mut dyn Write) -> Result<MatchOutcom
         say(out, &report::score_line(&names, &tally));
         let games = tally.games() as usize;
         if config.report_every > 0 && games.is_multiple_of(config.report_every) {
-            for line in report::stats_lines(&tally, config.sprt.as_ref()) {
+            for line in report::stats_lines(&names, &tally, config.sprt.as_ref()) {
                 say(out, &line);
             }
         }

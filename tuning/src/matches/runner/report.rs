@@ -1,6 +1,7 @@
 //! The text a match prints: one line per finished game, the running score line, the
 //! statistics block (Elo ± 95 % from the pentanomial distribution, LOS, draw ratio, pair
-//! counts, SPRT state) and the final summary with each engine's failures.
+//! counts, SPRT state, each engine's overruns) and the final summary with each engine's
+//! failures.
 
 use super::tally::Tally;
 use crate::matches::game::GameRecord;
@@ -44,8 +45,9 @@ pub fn score_line(names: &[String; 2], t: &Tally) -> String {
     )
 }
 
-/// The statistics block: Elo, pair counts and, with `sprt`, the test state.
-pub fn stats_lines(t: &Tally, sprt: Option<&Sprt>) -> Vec<String> {
+/// The statistics block: Elo, pair counts, each engine's overruns and, with `sprt`, the test
+/// state.
+pub fn stats_lines(names: &[String; 2], t: &Tally, sprt: Option<&Sprt>) -> Vec<String> {
     let mut lines = Vec::new();
     match estimate_pentanomial(&t.penta) {
         Some(e) => {
@@ -77,6 +79,7 @@ pub fn stats_lines(t: &Tally, sprt: Option<&Sprt>) -> Vec<String> {
         c[4],
         t.penta.pairs()
     ));
+    lines.push(overruns_line(names, t));
     if t.games() > 0 && (t.wdl.wins == t.games() || t.wdl.losses == t.games()) {
         let bound = all_lost_upper_bound(t.games());
         let (who, rel, b) = if t.wdl.losses == t.games() {
@@ -106,6 +109,15 @@ pub fn stats_lines(t: &Tally, sprt: Option<&Sprt>) -> Vec<String> {
     lines
 }
 
+/// `Overruns (within the margin): A 3 (max 4 ms), B 0`: moves that ended past the clock (or
+/// movetime) but within the margin, so they cost no game; time losses are counted apart.
+pub fn overruns_line(names: &[String; 2], t: &Tally) -> String {
+    format!(
+        "Overruns (within the margin): {} {}, {} {}",
+        names[0], t.overruns[0], names[1], t.overruns[1]
+    )
+}
+
 /// The final summary.
 pub fn summary(names: &[String; 2], t: &Tally, sprt: Option<&Sprt>, stop: Option<&str>) -> String {
     let mut out = vec![
@@ -131,7 +143,7 @@ pub fn summary(names: &[String; 2], t: &Tally, sprt: Option<&Sprt>, stop: Option
             t.by_color[0], t.by_color[1], t.by_color[2]
         ),
     ];
-    out.extend(stats_lines(t, sprt));
+    out.extend(stats_lines(names, t, sprt));
     let endings: Vec<String> = t
         .endings
         .iter()
@@ -149,4 +161,23 @@ pub fn summary(names: &[String; 2], t: &Tally, sprt: Option<&Sprt>, stop: Option
     }
     out.push("--------------------------------------------------".to_string());
     out.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::tc::Overruns;
+
+    #[test]
+    fn overruns_in_the_statistics_and_the_summary() {
+        let names = ["A".to_string(), "B".to_string()];
+        let mut t = Tally::default();
+        t.overruns[0] = Overruns {
+            count: 3,
+            max_ms: 4,
+        };
+        let line = "Overruns (within the margin): A 3 (max 4 ms), B 0";
+        assert!(stats_lines(&names, &t, None).iter().any(|l| l == line));
+        assert_eq!(summary(&names, &t, None, None).matches(line).count(), 1);
+    }
 }

@@ -1,9 +1,11 @@
 //! The running totals of a match from the first engine's (A's) point of view: single-game
 //! win/draw/loss counts, the pentanomial counts of completed opening pairs, the endings seen,
-//! and each engine's failures (time losses, illegal moves, crashes, stalls).
+//! each engine's failures (time losses, illegal moves, crashes, stalls) and its overruns (moves
+//! past the clock within the margin, which cost no game).
 
 use crate::matches::game::{GameResult, Termination};
 use crate::matches::stats::{Pentanomial, Wdl};
+use crate::matches::tc::Overruns;
 use shakmaty::Color;
 use std::collections::{BTreeMap, HashMap};
 
@@ -36,6 +38,8 @@ pub struct Tally {
     pub penta: Pentanomial,
     /// Failures of A (index 0) and B (index 1).
     pub failures: [FailureCounts; 2],
+    /// Overruns of A (index 0) and B (index 1).
+    pub overruns: [Overruns; 2],
     /// How many games ended each way.
     pub endings: BTreeMap<Termination, u64>,
     /// Games won by White, by Black, and drawn.
@@ -83,6 +87,17 @@ impl Tally {
             self.pending.remove(&(index / 2));
             self.penta.add_pair(doubled);
         }
+    }
+
+    /// Adds the overruns of a game in which engine A had `a_color`; `by_color` holds White's
+    /// and Black's.
+    pub fn add_overruns(&mut self, a_color: Color, by_color: &[Overruns; 2]) {
+        let (a, b) = match a_color {
+            Color::White => (0, 1),
+            Color::Black => (1, 0),
+        };
+        self.overruns[0].add(&by_color[a]);
+        self.overruns[1].add(&by_color[b]);
     }
 
     /// Games counted.
@@ -162,5 +177,42 @@ mod tests {
         assert_eq!(t.failures[1].stalls, 1);
         assert_eq!(t.failures[0].total(), 2);
         assert_eq!(t.penta.counts, [0, 0, 2, 0, 0]);
+    }
+
+    #[test]
+    fn overruns_go_to_the_engine_that_made_them() {
+        let mut t = Tally::default();
+        let white_two = [
+            Overruns {
+                count: 2,
+                max_ms: 3,
+            },
+            Overruns::default(),
+        ];
+        // A is White: A's two overruns
+        t.add_overruns(Color::White, &white_two);
+        // A is Black: White (B) made them
+        t.add_overruns(Color::Black, &white_two);
+        let black_one = [
+            Overruns::default(),
+            Overruns {
+                count: 1,
+                max_ms: 9,
+            },
+        ];
+        t.add_overruns(Color::White, &black_one);
+        assert_eq!(
+            t.overruns,
+            [
+                Overruns {
+                    count: 2,
+                    max_ms: 3
+                },
+                Overruns {
+                    count: 3,
+                    max_ms: 9
+                }
+            ]
+        );
     }
 }
