@@ -5,8 +5,9 @@
 //! are written into the transposition table so that the search sees the trouble coming.
 //!
 //! * [`entry`]: one learned position ([`LearnEntry`]) and its [`Origin`];
-//! * [`table`]: the in-memory table ([`LearnTable`]: one entry per position, at most `capacity`,
-//!   oldest dropped first);
+//! * [`table`]: the in-memory table ([`LearnTable`]: one entry per position, at most `capacity`;
+//!   the oldest search entry is dropped first, imported and human ones only when no search entry
+//!   is left);
 //! * [`format`](mod@format): the versioned file format (header, entries, checksum);
 //! * [`file`](mod@file): the file on disk ([`LearnFile`]), which several engines can share (GUI
 //!   tournaments run many at once): locking, re-reading and merging, atomic writes, quarantine
