@@ -11,6 +11,12 @@
 //! * A damaged file (bad magic, truncated, trailing bytes, bad checksum, empty, a directory in its
 //!   place, impossible field values) is never overwritten or deleted: it is renamed aside to
 //!   `<name>.corrupt-<unix seconds>` and reported; the table starts empty.
+//! * The file's capacity is its own (in its header): a writer never drops entries because its own
+//!   capacity is smaller. A new file gets the capacity of the [`LearnFile`] that creates it; a
+//!   [`LearnFile`] with a larger capacity grows the file's on its next write; only
+//!   [`LearnFile::resize`] shrinks it.
+//! * Every write increments the generation in the header, so [`LearnFile::stamp`] (a read of the
+//!   header) tells whether the file changed since it was read.
 //! * A file of a newer format version (written by a newer Trine) or of another evaluation version
 //!   ([`EVAL_VERSION`], whose scores would not mean the same thing) is refused with an error
 //!   ([`LearnError::NewerFormat`], [`LearnError::OtherEval`]) and left untouched: it is neither
@@ -23,7 +29,7 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::error::IoOp;
-use super::format::{decode, encode, Problem, EVAL_VERSION};
+use super::format::{decode, encode, Decoded, Problem, EVAL_VERSION};
 use super::{LearnEntry, LearnError, LearnTable, MAX_CAPACITY};
 
 /// Default number of entries a learn file keeps.
@@ -66,6 +72,10 @@ impl fmt::Display for LoadStatus {
 pub struct StoreReport {
     /// Entries in the file after the write.
     pub entries: usize,
+    /// The file's capacity after the write.
+    pub capacity: usize,
+    /// The file's generation after the write.
+    pub generation: u64,
     /// `(moved_to, reason)` when the file found was damaged and was renamed aside first.
     pub quarantined: Option<(PathBuf, String)>,
 }
@@ -73,7 +83,7 @@ pub struct StoreReport {
 /// The file as found on disk.
 enum Found {
     Missing,
-    Good(LearnTable),
+    Good(Decoded),
     Corrupt(String),
 }
 
@@ -81,19 +91,32 @@ enum Found {
 #[derive(Clone, Debug)]
 pub struct LearnFile {
     path: PathBuf,
-    capacity: usize,
+    /// The capacity asked for: a new file's, and the least an existing file grows to. `None`:
+    /// leave the file's as it is ([`DEFAULT_CAPACITY`] for a new file).
+    capacity: Option<usize>,
     /// Version of the evaluation whose scores the file holds.
     eval: u32,
 }
 
 impl LearnFile {
-    /// A learn file at `path` keeping at most `capacity` entries (clamped to [`MAX_CAPACITY`]).
-    /// Nothing is touched until [`LearnFile::load`] or [`LearnFile::store`].
+    /// A learn file at `path` with room for at least `capacity` entries (clamped to 1 ..=
+    /// [`MAX_CAPACITY`]): a new file gets that capacity, an existing file with a smaller one grows
+    /// to it on the next write, and one with a larger capacity keeps its own. Nothing is touched
+    /// until [`LearnFile::load`] or [`LearnFile::store`].
     pub fn new(path: impl Into<PathBuf>, capacity: usize) -> LearnFile {
         LearnFile {
             path: path.into(),
-            capacity: capacity.min(MAX_CAPACITY),
+            capacity: Some(capacity.clamp(1, MAX_CAPACITY)),
             eval: EVAL_VERSION,
+        }
+    }
+
+    /// A learn file at `path` that keeps the capacity it has ([`DEFAULT_CAPACITY`] when it is
+    /// created).
+    pub fn at(path: impl Into<PathBuf>) -> LearnFile {
+        LearnFile {
+            capacity: None,
+            ..LearnFile::new(path, DEFAULT_CAPACITY)
         }
     }
 
@@ -115,8 +138,8 @@ impl LearnFile {
         &self.path
     }
 
-    /// Most entries kept.
-    pub fn capacity(&self) -> usize {
+    /// The capacity asked for ([`LearnFile::new`]); `None` for [`LearnFile::at`].
+    pub fn capacity(&self) -> Option<usize> {
         self.capacity
     }
 
@@ -134,9 +157,9 @@ impl LearnFile {
     /// something that is neither a file nor a directory is an error and left untouched.
     pub fn load(&self) -> Result<(LearnTable, LoadStatus), LearnError> {
         self.check_name()?;
-        let loaded = |t: LearnTable| {
-            let n = t.len();
-            Ok((t, LoadStatus::Loaded(n)))
+        let loaded = |d: Decoded| {
+            let n = d.table.len();
+            Ok((d.table, LoadStatus::Loaded(n)))
         };
         let mut lock = self.open_existing_lock();
         if let Some(l) = &lock {
@@ -204,6 +227,14 @@ impl LearnFile {
         self.rewrite(LearnTable::clear)
     }
 
+    /// Sets the file's capacity to `capacity` (clamped to 1 ..= [`MAX_CAPACITY`]), larger or
+    /// smaller: the one way to shrink a file. Shrinking drops the oldest search entries first, as
+    /// a full table does (same locking and atomic write as [`LearnFile::store`]).
+    pub fn resize(&self, capacity: usize) -> Result<StoreReport, LearnError> {
+        let capacity = capacity.clamp(1, MAX_CAPACITY);
+        self.rewrite(|table| table.set_capacity(capacity))
+    }
+
     /// File modification stamp (length and mtime) for cheap change detection; `None` if there is
     /// no regular file.
     pub fn stamp(&self) -> Option<(u64, SystemTime)> {
@@ -212,7 +243,7 @@ impl LearnFile {
     }
 
     fn empty(&self) -> LearnTable {
-        LearnTable::new(self.capacity)
+        LearnTable::new(self.capacity.unwrap_or(DEFAULT_CAPACITY))
     }
 
     fn check_name(&self) -> Result<(), LearnError> {
@@ -294,8 +325,13 @@ impl LearnFile {
             Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Found::Missing),
             Err(e) => return Err(Self::io(IoOp::Read, &self.path, e)),
         };
-        match decode(&bytes, self.capacity, &self.path, self.eval) {
-            Ok(t) => Ok(Found::Good(t)),
+        match decode(&bytes, &self.path, self.eval) {
+            Ok(mut d) => {
+                if let Some(wanted) = self.capacity.filter(|&c| c > d.table.capacity()) {
+                    d.table.set_capacity(wanted);
+                }
+                Ok(Found::Good(d))
+            }
             Err(Problem::Corrupt(reason)) => Ok(Found::Corrupt(reason)),
             Err(Problem::Refused(err)) => Err(err),
         }
@@ -334,23 +370,26 @@ impl LearnFile {
         fs::create_dir_all(&dir).map_err(|e| Self::io(IoOp::CreateDir, &dir, e))?;
         let lock = self.open_lock()?;
         lock.lock().map_err(|e| self.locked(e))?;
-        let (mut table, quarantined) = match self.read_found()? {
-            Found::Missing => (self.empty(), None),
-            Found::Good(t) => (t, None),
+        let (mut table, generation, quarantined) = match self.read_found()? {
+            Found::Missing => (self.empty(), 0, None),
+            Found::Good(d) => (d.table, d.generation, None),
             Found::Corrupt(reason) => {
                 let moved_to = self.quarantine().map_err(|e| LearnError::Corrupt {
                     reason: reason.clone(),
                     source: Box::new(e),
                 })?;
-                (self.empty(), Some((moved_to, reason)))
+                (self.empty(), 0, Some((moved_to, reason)))
             }
         };
         change(&mut table);
+        let generation = generation.wrapping_add(1);
         self.remove_stale_temp_files(&dir);
-        self.write_atomic(&table, &dir)?;
+        self.write_atomic(&table, generation, &dir)?;
         let _ = lock.unlock();
         Ok(StoreReport {
             entries: table.len(),
+            capacity: table.capacity(),
+            generation,
             quarantined,
         })
     }
@@ -377,9 +416,14 @@ impl LearnFile {
         }
     }
 
-    fn write_atomic(&self, table: &LearnTable, dir: &Path) -> Result<(), LearnError> {
+    fn write_atomic(
+        &self,
+        table: &LearnTable,
+        generation: u64,
+        dir: &Path,
+    ) -> Result<(), LearnError> {
         let tmp = self.sibling(&format!(".tmp-{}", std::process::id()));
-        let bytes = encode(table, self.eval);
+        let bytes = encode(table, self.eval, generation);
         let written = File::create(&tmp).and_then(|mut f| {
             f.write_all(&bytes)?;
             f.sync_all()
