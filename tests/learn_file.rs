@@ -258,7 +258,11 @@ fn a_smaller_capacity_never_shrinks_a_shared_file() {
     let out = import(&small, "10");
     assert!(out.contains("holds 55 entries"), "{out}");
     let stats = trine(&["learn", "stats", "--file", s(&file)]);
-    assert!(stats.stdout.contains("capacity 1000"), "{}", stats.stdout);
+    assert!(
+        stats.stdout.contains("capacity 1000, generation 2)"),
+        "{}",
+        stats.stdout
+    );
     assert_eq!(last_line(&stats), "55 entries");
     // `resize` is the way to shrink a file.
     let out = trine(&["learn", "resize", "20", "--file", s(&file)]);
@@ -269,6 +273,10 @@ fn a_smaller_capacity_never_shrinks_a_shared_file() {
         out.stdout
     );
     let stats = trine(&["learn", "stats", "--file", s(&file)]);
-    assert!(stats.stdout.contains("capacity 20)"), "{}", stats.stdout);
+    assert!(
+        stats.stdout.contains("capacity 20, generation 3)"),
+        "{}",
+        stats.stdout
+    );
     assert_eq!(last_line(&stats), "20 entries");
 }

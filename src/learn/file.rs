@@ -23,13 +23,13 @@
 //!   read, nor moved, nor written.
 
 use std::fmt;
-use std::fs::{self, File, OpenOptions};
-use std::io::{ErrorKind, Write};
+use std::fs::{self, File, OpenOptions, TryLockError};
+use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::error::IoOp;
-use super::format::{decode, encode, Decoded, Problem, EVAL_VERSION};
+use super::format::{decode, encode, header_stamp, Decoded, Problem, EVAL_VERSION, HEADER_SIZE};
 use super::{LearnEntry, LearnError, LearnTable, MAX_CAPACITY};
 
 /// Default number of entries a learn file keeps.
@@ -78,6 +78,38 @@ pub struct StoreReport {
     pub generation: u64,
     /// `(moved_to, reason)` when the file found was damaged and was renamed aside first.
     pub quarantined: Option<(PathBuf, String)>,
+}
+
+/// What the learn file is at a moment, for change detection ([`LearnFile::stamp`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stamp {
+    /// A learn file: its header's generation (0 in a version 1 file) and checksum.
+    Header {
+        /// Incremented by every write.
+        generation: u64,
+        /// The checksum of the whole file.
+        checksum: u64,
+    },
+    /// A file without a header this Trine reads (damaged, or of a newer format): its length and
+    /// modification time.
+    Other {
+        /// Length in bytes.
+        len: u64,
+        /// Modification time.
+        modified: SystemTime,
+    },
+}
+
+/// What a read found: the entries, what happened, and the stamp of the file read (`None` when
+/// there was none).
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    /// The entries, in a table of the file's capacity.
+    pub table: LearnTable,
+    /// Missing, loaded or moved aside.
+    pub status: LoadStatus,
+    /// The stamp of the bytes the table was read from.
+    pub stamp: Option<Stamp>,
 }
 
 /// The file as found on disk.
@@ -156,19 +188,45 @@ impl LearnFile {
     /// of a newer format version or of another evaluation version, an unreadable path, or
     /// something that is neither a file nor a directory is an error and left untouched.
     pub fn load(&self) -> Result<(LearnTable, LoadStatus), LearnError> {
+        let s = self.load_snapshot()?;
+        Ok((s.table, s.status))
+    }
+
+    /// [`LearnFile::load`], also giving the [`Stamp`] of what was read.
+    pub fn load_snapshot(&self) -> Result<Snapshot, LearnError> {
+        let read = self.snapshot(true)?;
+        // A read that may wait for the lock always ends with a snapshot.
+        read.ok_or_else(|| self.locked(ErrorKind::WouldBlock.into()))
+    }
+
+    /// The read of [`LearnFile::load`]; `None` when `wait` is false and another process holds
+    /// the lock.
+    fn snapshot(&self, wait: bool) -> Result<Option<Snapshot>, LearnError> {
         self.check_name()?;
-        let loaded = |d: Decoded| {
-            let n = d.table.len();
-            Ok((d.table, LoadStatus::Loaded(n)))
+        let found = |f: Found| match f {
+            Found::Missing => Some(Snapshot {
+                table: self.empty(),
+                status: LoadStatus::Missing,
+                stamp: None,
+            }),
+            Found::Good(d) => Some(Snapshot {
+                status: LoadStatus::Loaded(d.table.len()),
+                stamp: Some(Stamp::Header {
+                    generation: d.generation,
+                    checksum: d.checksum,
+                }),
+                table: d.table,
+            }),
+            Found::Corrupt(_) => None,
         };
         let mut lock = self.open_existing_lock();
         if let Some(l) = &lock {
-            l.lock_shared().map_err(|e| self.locked(e))?;
+            if !self.take_lock(l, false, wait)? {
+                return Ok(None);
+            }
         }
-        match self.read_found()? {
-            Found::Missing => return Ok((self.empty(), LoadStatus::Missing)),
-            Found::Good(t) => return loaded(t),
-            Found::Corrupt(_) => {}
+        if let Some(s) = found(self.read_found()?) {
+            return Ok(Some(s));
         }
         // Moving the file needs the exclusive lock, so that no writer can have replaced it with a
         // good one between our read and the rename: upgrade, then look again.
@@ -181,12 +239,13 @@ impl LearnFile {
             None => lock = self.open_lock().ok(),
         }
         if let Some(l) = &lock {
-            l.lock().map_err(|e| self.locked(e))?;
+            if !self.take_lock(l, true, wait)? {
+                return Ok(None);
+            }
         }
         let reason = match self.read_found()? {
-            Found::Missing => return Ok((self.empty(), LoadStatus::Missing)),
-            Found::Good(t) => return loaded(t),
             Found::Corrupt(reason) => reason,
+            other => return Ok(found(other)),
         };
         let status = match self.quarantine() {
             Ok(moved_to) => LoadStatus::Quarantined { moved_to, reason },
@@ -195,7 +254,32 @@ impl LearnFile {
                 reason: format!("{reason}; {e}; it is left in place, unused"),
             },
         };
-        Ok((self.empty(), status))
+        Ok(Some(Snapshot {
+            table: self.empty(),
+            status,
+            stamp: self.stamp(),
+        }))
+    }
+
+    /// Takes the lock on `lock` (shared or `exclusive`); without `wait`, false when another
+    /// process holds it.
+    fn take_lock(&self, lock: &File, exclusive: bool, wait: bool) -> Result<bool, LearnError> {
+        let tried = match (exclusive, wait) {
+            (false, true) => {
+                return lock
+                    .lock_shared()
+                    .map(|()| true)
+                    .map_err(|e| self.locked(e))
+            }
+            (true, true) => return lock.lock().map(|()| true).map_err(|e| self.locked(e)),
+            (false, false) => lock.try_lock_shared(),
+            (true, false) => lock.try_lock(),
+        };
+        match tried {
+            Ok(()) => Ok(true),
+            Err(TryLockError::WouldBlock) => Ok(false),
+            Err(TryLockError::Error(e)) => Err(self.locked(e)),
+        }
     }
 
     /// Adds entries: exclusive advisory lock on `<name>.lock`, re-read the current file
@@ -235,11 +319,24 @@ impl LearnFile {
         self.rewrite(|table| table.set_capacity(capacity))
     }
 
-    /// File modification stamp (length and mtime) for cheap change detection; `None` if there is
-    /// no regular file.
-    pub fn stamp(&self) -> Option<(u64, SystemTime)> {
-        let meta = fs::metadata(&self.path).ok().filter(|m| m.is_file())?;
-        Some((meta.len(), meta.modified().unwrap_or(UNIX_EPOCH)))
+    /// What the file is now, for cheap change detection (one read of the header, no lock: a
+    /// writer replaces the file by a rename, so the header read is whole); `None` if there is no
+    /// regular file.
+    pub fn stamp(&self) -> Option<Stamp> {
+        let file = File::open(&self.path).ok()?;
+        let meta = file.metadata().ok().filter(|m| m.is_file())?;
+        let mut head = Vec::with_capacity(HEADER_SIZE);
+        let _ = file.take(HEADER_SIZE as u64).read_to_end(&mut head);
+        Some(match header_stamp(&head) {
+            Some((generation, checksum)) => Stamp::Header {
+                generation,
+                checksum,
+            },
+            None => Stamp::Other {
+                len: meta.len(),
+                modified: meta.modified().unwrap_or(UNIX_EPOCH),
+            },
+        })
     }
 
     fn empty(&self) -> LearnTable {

@@ -69,10 +69,12 @@ pub(super) const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 const _: () = assert!(PackedSetup::MAX_BYTES <= SETUP_BYTES);
 const _: () = assert!(SETUP_OFFSET + SETUP_BYTES <= ENTRY_SIZE);
 
-/// A decoded file: its entries (in a table of the file's capacity) and its header's generation.
+/// A decoded file: its entries (in a table of the file's capacity) and its header's generation
+/// and checksum.
 pub(super) struct Decoded {
     pub table: LearnTable,
     pub generation: u64,
+    pub checksum: u64,
 }
 
 /// Why a file's bytes could not be used.
@@ -152,6 +154,20 @@ pub fn encode(table: &LearnTable, eval: u32, generation: u64) -> Vec<u8> {
     let sum = checksum(&out);
     out[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 8].copy_from_slice(&sum.to_le_bytes());
     out
+}
+
+/// The generation and checksum in the header at the start of `bytes`, when they begin a learn
+/// file of a version this code reads (the header only: nothing else is checked).
+pub(super) fn header_stamp(bytes: &[u8]) -> Option<(u64, u64)> {
+    if bytes.len() < HEADER_SIZE_V1 || bytes[..MAGIC.len()] != MAGIC {
+        return None;
+    }
+    let generation = match u32_at(bytes, 8) {
+        1 => 0,
+        2 if bytes.len() >= HEADER_SIZE => u64_at(bytes, GENERATION_OFFSET),
+        _ => return None,
+    };
+    Some((generation, u64_at(bytes, CHECKSUM_OFFSET)))
 }
 
 /// Parses and checks a whole file's bytes, refusing a file for another evaluation than `want`.
@@ -250,7 +266,11 @@ pub(super) fn decode(bytes: &[u8], path: &Path, want: u32) -> Result<Decoded, Pr
         let entry = decode_entry(b).map_err(|why| Problem::Corrupt(format!("entry {i}: {why}")))?;
         table.insert(entry);
     }
-    Ok(Decoded { table, generation })
+    Ok(Decoded {
+        table,
+        generation,
+        checksum: stored,
+    })
 }
 
 fn decode_entry(b: &[u8]) -> Result<LearnEntry, String> {

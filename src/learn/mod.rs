@@ -31,7 +31,7 @@ mod testutil;
 pub use entry::{LearnEntry, Origin};
 pub use epd::{entry_to_epd, export_epd, import_epd};
 pub use error::{IoOp, LearnError};
-pub use file::{LearnFile, LoadStatus, StoreReport, DEFAULT_CAPACITY};
+pub use file::{LearnFile, LoadStatus, Snapshot, Stamp, StoreReport, DEFAULT_CAPACITY};
 pub use format::{encode, ENTRY_SIZE, EVAL_VERSION, FORMAT_VERSION, HEADER_SIZE, MAGIC};
 pub use policy::Learner;
 pub use table::{LearnTable, MAX_CAPACITY};

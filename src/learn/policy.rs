@@ -6,9 +6,8 @@
 //! mate and draw scores), which the search cannot overwrite during that search.
 
 use std::path::PathBuf;
-use std::time::SystemTime;
 
-use super::{LearnEntry, LearnFile, LearnTable, LoadStatus, Origin};
+use super::{LearnEntry, LearnFile, LearnTable, LoadStatus, Origin, Stamp};
 use crate::board::Game;
 use crate::score::MATE_BOUND;
 use crate::search::SearchResult;
@@ -23,7 +22,8 @@ pub const MIN_LEARN_DEPTH: u32 = 4;
 pub struct Learner {
     file: LearnFile,
     table: LearnTable,
-    stamp: Option<(u64, SystemTime)>,
+    /// The stamp of the file the table was read from.
+    stamp: Option<Stamp>,
     loaded_once: bool,
     /// Score and game length of the previous search in this game.
     last: Option<(i32, usize)>,
@@ -55,10 +55,11 @@ impl Learner {
         }
         self.loaded_once = true;
         let mut messages = Vec::new();
-        match self.file.load() {
-            Ok((table, status)) => {
-                self.table = table;
-                if let LoadStatus::Quarantined { moved_to, reason } = status {
+        match self.file.load_snapshot() {
+            Ok(snapshot) => {
+                self.table = snapshot.table;
+                self.stamp = snapshot.stamp;
+                if let LoadStatus::Quarantined { moved_to, reason } = snapshot.status {
                     messages.push(format!(
                         "error: learn file {} is unusable ({reason}); moved aside to {}, starting with an empty memory",
                         self.file.path().display(),
@@ -68,10 +69,10 @@ impl Learner {
             }
             Err(e) => {
                 self.table = LearnTable::new(self.table.capacity());
+                self.stamp = stamp;
                 messages.push(format!("error: {e}"));
             }
         }
-        self.stamp = self.file.stamp();
         messages
     }
 
@@ -148,5 +149,44 @@ impl Learner {
             }
             Err(e) => Some(format!("error: cannot store a learned position: {e}")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs::{self, File};
+
+    use super::*;
+    use crate::learn::testutil::{sample, TempDir};
+    use crate::learn::EVAL_VERSION;
+
+    #[test]
+    fn refresh_sees_a_write_that_keeps_the_length_and_the_mtime() {
+        let dir = TempDir::new("refresh");
+        let path = dir.file("shared.bin");
+        let es = sample(11, 61);
+        let writer = LearnFile::new(&path, 10);
+        writer.store(&es[..10]).expect("fill");
+        let mut reader = Learner::new(&path, 10, EVAL_VERSION);
+        assert!(reader.refresh().is_empty());
+        assert_eq!(reader.len(), 10);
+        let meta = fs::metadata(&path).expect("metadata");
+        let modified = meta.modified().expect("mtime");
+        // At full capacity a store keeps the length; a coarse clock keeps the mtime (set back
+        // here, so that the test does not depend on the file system's granularity).
+        writer.store(&es[10..]).expect("store");
+        assert_eq!(fs::metadata(&path).expect("metadata").len(), meta.len());
+        File::options()
+            .write(true)
+            .open(&path)
+            .and_then(|f| f.set_modified(modified))
+            .expect("set mtime");
+        assert!(reader.refresh().is_empty());
+        assert_eq!(reader.len(), 10);
+        assert!(
+            reader.table.get(es[10].key).is_some(),
+            "the new entry is seen"
+        );
+        assert!(reader.table.get(es[0].key).is_none());
     }
 }

@@ -17,7 +17,8 @@ use shakmaty::{EnPassantMode, Position};
 
 use crate::board::move_to_uci;
 use crate::learn::{
-    export_epd, import_epd, LearnFile, LearnTable, LoadStatus, Origin, FORMAT_VERSION, MAX_CAPACITY,
+    export_epd, import_epd, LearnFile, LearnTable, LoadStatus, Origin, Stamp, FORMAT_VERSION,
+    MAX_CAPACITY,
 };
 use crate::score::{is_mate, mate_moves};
 
@@ -140,10 +141,18 @@ fn score_text(score: i16) -> String {
 
 fn stats(f: &FileArgs) -> Result<ExitCode, Box<dyn Error>> {
     let file = f.open()?;
-    let table = load(&file)?;
+    let snapshot = file.load_snapshot()?;
+    if let LoadStatus::Quarantined { moved_to, reason } = &snapshot.status {
+        report_quarantine(moved_to, reason);
+    }
+    let generation = match snapshot.stamp {
+        Some(Stamp::Header { generation, .. }) => generation,
+        _ => 0,
+    };
+    let table = snapshot.table;
     let count = |o: Origin| table.entries().filter(|e| e.origin == o).count();
     crate::outln!(
-        "learn file {} (format {FORMAT_VERSION}, eval {}, capacity {})",
+        "learn file {} (format {FORMAT_VERSION}, eval {}, capacity {}, generation {generation})",
         f.file.display(),
         file.eval(),
         table.capacity()

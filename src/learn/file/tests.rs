@@ -26,9 +26,19 @@ fn store_and_load_round_trip() {
     es[2].origin = Origin::Human;
     es[3].origin = Origin::Imported;
     assert_eq!(f.store(&es[..100]).expect("store"), 100);
+    let first = f.stamp().expect("stamp");
+    assert!(matches!(first, Stamp::Header { generation: 1, .. }));
     assert_eq!(f.store(&es[100..]).expect("store"), 300);
-    let (len, _) = f.stamp().expect("stamp");
+    let len = fs::metadata(&path).expect("metadata").len();
     assert_eq!(len as usize, HEADER_SIZE + 300 * ENTRY_SIZE);
+    // Every write counts, even one that adds nothing.
+    let second = f.stamp().expect("stamp");
+    assert!(matches!(second, Stamp::Header { generation: 2, .. }));
+    assert_eq!(f.store(&[]).expect("store"), 300);
+    let third = f.stamp().expect("stamp");
+    assert!(matches!(third, Stamp::Header { generation: 3, .. }));
+    let snapshot = f.load_snapshot().expect("load");
+    assert_eq!(snapshot.stamp, Some(third));
     let (t, status) = f.load().expect("load");
     assert_eq!(status, LoadStatus::Loaded(300));
     assert_eq!(t.entries().cloned().collect::<Vec<_>>(), es);
