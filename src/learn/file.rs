@@ -199,6 +199,12 @@ impl LearnFile {
         read.ok_or_else(|| self.locked(ErrorKind::WouldBlock.into()))
     }
 
+    /// [`LearnFile::load_snapshot`] without waiting: `Ok(None)` at once when another process
+    /// (or another handle in this one) holds the lock.
+    pub fn try_load_snapshot(&self) -> Result<Option<Snapshot>, LearnError> {
+        self.snapshot(false)
+    }
+
     /// The read of [`LearnFile::load`]; `None` when `wait` is false and another process holds
     /// the lock.
     fn snapshot(&self, wait: bool) -> Result<Option<Snapshot>, LearnError> {
@@ -293,7 +299,16 @@ impl LearnFile {
 
     /// [`LearnFile::store`], also telling whether a damaged file was moved aside.
     pub fn store_report(&self, entries: &[LearnEntry]) -> Result<StoreReport, LearnError> {
-        self.rewrite(|table| {
+        self.store_snapshot(entries).map(|(report, _)| report)
+    }
+
+    /// [`LearnFile::store_report`], also giving the file as written (what
+    /// [`LearnFile::load_snapshot`] would read now, when nobody else wrote since).
+    pub fn store_snapshot(
+        &self,
+        entries: &[LearnEntry],
+    ) -> Result<(StoreReport, Snapshot), LearnError> {
+        self.rewrite_snapshot(|table| {
             for e in entries {
                 table.insert(e.clone());
             }
@@ -460,8 +475,16 @@ impl LearnFile {
         Err(LearnError::NoQuarantineName(self.path.clone()))
     }
 
-    /// The locked read-modify-write that store and clear share.
+    /// The locked read-modify-write that store, clear and resize share.
     fn rewrite(&self, change: impl FnOnce(&mut LearnTable)) -> Result<StoreReport, LearnError> {
+        self.rewrite_snapshot(change).map(|(report, _)| report)
+    }
+
+    /// [`LearnFile::rewrite`], also giving the table written and its stamp.
+    fn rewrite_snapshot(
+        &self,
+        change: impl FnOnce(&mut LearnTable),
+    ) -> Result<(StoreReport, Snapshot), LearnError> {
         self.check_name()?;
         let dir = self.dir();
         fs::create_dir_all(&dir).map_err(|e| Self::io(IoOp::CreateDir, &dir, e))?;
@@ -481,14 +504,23 @@ impl LearnFile {
         change(&mut table);
         let generation = generation.wrapping_add(1);
         self.remove_stale_temp_files(&dir);
-        self.write_atomic(&table, generation, &dir)?;
+        let checksum = self.write_atomic(&table, generation, &dir)?;
         let _ = lock.unlock();
-        Ok(StoreReport {
+        let report = StoreReport {
             entries: table.len(),
             capacity: table.capacity(),
             generation,
             quarantined,
-        })
+        };
+        let snapshot = Snapshot {
+            status: LoadStatus::Loaded(table.len()),
+            stamp: Some(Stamp::Header {
+                generation,
+                checksum,
+            }),
+            table,
+        };
+        Ok((report, snapshot))
     }
 
     /// Removes `<name>.tmp-*` files left by writers that were killed. Only called under the
@@ -518,9 +550,10 @@ impl LearnFile {
         table: &LearnTable,
         generation: u64,
         dir: &Path,
-    ) -> Result<(), LearnError> {
+    ) -> Result<u64, LearnError> {
         let tmp = self.sibling(&format!(".tmp-{}", std::process::id()));
         let bytes = encode(table, self.eval, generation);
+        let checksum = header_stamp(&bytes).map_or(0, |(_, sum)| sum);
         let written = File::create(&tmp).and_then(|mut f| {
             f.write_all(&bytes)?;
             f.sync_all()
@@ -544,7 +577,7 @@ impl LearnFile {
         if let Ok(d) = File::open(dir) {
             let _ = d.sync_all();
         }
-        Ok(())
+        Ok(checksum)
     }
 }
 

@@ -15,6 +15,7 @@
 //! * [`epd`]: EPD import and export, so that people and other tools can read and teach positions;
 //! * [`policy`]: what the engine stores and when, and how it loads the positions into the table
 //!   ([`Learner`]);
+//! * [`writer`]: the background thread that writes the file for the engine, off its clock;
 //! * [`error`]: [`LearnError`], what can go wrong.
 
 pub mod entry;
@@ -24,6 +25,7 @@ pub mod file;
 pub mod format;
 pub mod policy;
 pub mod table;
+pub mod writer;
 
 #[cfg(test)]
 mod testutil;
@@ -35,3 +37,4 @@ pub use file::{LearnFile, LoadStatus, Snapshot, Stamp, StoreReport, DEFAULT_CAPA
 pub use format::{encode, ENTRY_SIZE, EVAL_VERSION, FORMAT_VERSION, HEADER_SIZE, MAGIC};
 pub use policy::Learner;
 pub use table::{LearnTable, MAX_CAPACITY};
+pub use writer::Sink;
