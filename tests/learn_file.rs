@@ -231,3 +231,52 @@ fn killed_writers_never_leave_a_torn_file() {
         );
     }
 }
+
+#[test]
+fn a_smaller_capacity_never_shrinks_a_shared_file() {
+    let dir = TempDir::new("learn-cli-capacity");
+    let file = dir.join("c.learn");
+    let mut seen = HashSet::new();
+    let big = dir.join("big.epd");
+    let small = dir.join("small.epd");
+    std::fs::write(&big, epd_lines(50, 3, &mut seen).join("\n")).expect("write epd");
+    std::fs::write(&small, epd_lines(5, 4, &mut seen).join("\n")).expect("write epd");
+    let import = |epd: &Path, capacity: &str| {
+        let out = trine(&[
+            "learn",
+            "import",
+            s(epd),
+            "--file",
+            s(&file),
+            "--capacity",
+            capacity,
+        ]);
+        assert_eq!(out.code, Some(0), "{}", out.stderr);
+        out.stdout
+    };
+    assert!(import(&big, "1000").contains("holds 50 entries"));
+    let out = import(&small, "10");
+    assert!(out.contains("holds 55 entries"), "{out}");
+    let stats = trine(&["learn", "stats", "--file", s(&file)]);
+    assert!(
+        stats.stdout.contains("capacity 1000, generation 2)"),
+        "{}",
+        stats.stdout
+    );
+    assert_eq!(last_line(&stats), "55 entries");
+    // `resize` is the way to shrink a file.
+    let out = trine(&["learn", "resize", "20", "--file", s(&file)]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(
+        out.stdout.contains("capacity 20, 20 entries"),
+        "{}",
+        out.stdout
+    );
+    let stats = trine(&["learn", "stats", "--file", s(&file)]);
+    assert!(
+        stats.stdout.contains("capacity 20, generation 3)"),
+        "{}",
+        stats.stdout
+    );
+    assert_eq!(last_line(&stats), "20 entries");
+}

@@ -11,19 +11,25 @@
 //! * A damaged file (bad magic, truncated, trailing bytes, bad checksum, empty, a directory in its
 //!   place, impossible field values) is never overwritten or deleted: it is renamed aside to
 //!   `<name>.corrupt-<unix seconds>` and reported; the table starts empty.
+//! * The file's capacity is its own (in its header): a writer never drops entries because its own
+//!   capacity is smaller. A new file gets the capacity of the [`LearnFile`] that creates it; a
+//!   [`LearnFile`] with a larger capacity grows the file's on its next write; only
+//!   [`LearnFile::resize`] shrinks it.
+//! * Every write increments the generation in the header, so [`LearnFile::stamp`] (a read of the
+//!   header) tells whether the file changed since it was read.
 //! * A file of a newer format version (written by a newer Trine) or of another evaluation version
 //!   ([`EVAL_VERSION`], whose scores would not mean the same thing) is refused with an error
 //!   ([`LearnError::NewerFormat`], [`LearnError::OtherEval`]) and left untouched: it is neither
 //!   read, nor moved, nor written.
 
 use std::fmt;
-use std::fs::{self, File, OpenOptions};
-use std::io::{ErrorKind, Write};
+use std::fs::{self, File, OpenOptions, TryLockError};
+use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::error::IoOp;
-use super::format::{decode, encode, Problem, EVAL_VERSION};
+use super::format::{decode, encode, header_stamp, Decoded, Problem, EVAL_VERSION, HEADER_SIZE};
 use super::{LearnEntry, LearnError, LearnTable, MAX_CAPACITY};
 
 /// Default number of entries a learn file keeps.
@@ -66,14 +72,50 @@ impl fmt::Display for LoadStatus {
 pub struct StoreReport {
     /// Entries in the file after the write.
     pub entries: usize,
+    /// The file's capacity after the write.
+    pub capacity: usize,
+    /// The file's generation after the write.
+    pub generation: u64,
     /// `(moved_to, reason)` when the file found was damaged and was renamed aside first.
     pub quarantined: Option<(PathBuf, String)>,
+}
+
+/// What the learn file is at a moment, for change detection ([`LearnFile::stamp`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stamp {
+    /// A learn file: its header's generation (0 in a version 1 file) and checksum.
+    Header {
+        /// Incremented by every write.
+        generation: u64,
+        /// The checksum of the whole file.
+        checksum: u64,
+    },
+    /// A file without a header this Trine reads (damaged, or of a newer format): its length and
+    /// modification time.
+    Other {
+        /// Length in bytes.
+        len: u64,
+        /// Modification time.
+        modified: SystemTime,
+    },
+}
+
+/// What a read found: the entries, what happened, and the stamp of the file read (`None` when
+/// there was none).
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    /// The entries, in a table of the file's capacity.
+    pub table: LearnTable,
+    /// Missing, loaded or moved aside.
+    pub status: LoadStatus,
+    /// The stamp of the bytes the table was read from.
+    pub stamp: Option<Stamp>,
 }
 
 /// The file as found on disk.
 enum Found {
     Missing,
-    Good(LearnTable),
+    Good(Decoded),
     Corrupt(String),
 }
 
@@ -81,19 +123,32 @@ enum Found {
 #[derive(Clone, Debug)]
 pub struct LearnFile {
     path: PathBuf,
-    capacity: usize,
+    /// The capacity asked for: a new file's, and the least an existing file grows to. `None`:
+    /// leave the file's as it is ([`DEFAULT_CAPACITY`] for a new file).
+    capacity: Option<usize>,
     /// Version of the evaluation whose scores the file holds.
     eval: u32,
 }
 
 impl LearnFile {
-    /// A learn file at `path` keeping at most `capacity` entries (clamped to [`MAX_CAPACITY`]).
-    /// Nothing is touched until [`LearnFile::load`] or [`LearnFile::store`].
+    /// A learn file at `path` with room for at least `capacity` entries (clamped to 1 ..=
+    /// [`MAX_CAPACITY`]): a new file gets that capacity, an existing file with a smaller one grows
+    /// to it on the next write, and one with a larger capacity keeps its own. Nothing is touched
+    /// until [`LearnFile::load`] or [`LearnFile::store`].
     pub fn new(path: impl Into<PathBuf>, capacity: usize) -> LearnFile {
         LearnFile {
             path: path.into(),
-            capacity: capacity.min(MAX_CAPACITY),
+            capacity: Some(capacity.clamp(1, MAX_CAPACITY)),
             eval: EVAL_VERSION,
+        }
+    }
+
+    /// A learn file at `path` that keeps the capacity it has ([`DEFAULT_CAPACITY`] when it is
+    /// created).
+    pub fn at(path: impl Into<PathBuf>) -> LearnFile {
+        LearnFile {
+            capacity: None,
+            ..LearnFile::new(path, DEFAULT_CAPACITY)
         }
     }
 
@@ -115,8 +170,8 @@ impl LearnFile {
         &self.path
     }
 
-    /// Most entries kept.
-    pub fn capacity(&self) -> usize {
+    /// The capacity asked for ([`LearnFile::new`]); `None` for [`LearnFile::at`].
+    pub fn capacity(&self) -> Option<usize> {
         self.capacity
     }
 
@@ -133,19 +188,51 @@ impl LearnFile {
     /// of a newer format version or of another evaluation version, an unreadable path, or
     /// something that is neither a file nor a directory is an error and left untouched.
     pub fn load(&self) -> Result<(LearnTable, LoadStatus), LearnError> {
+        let s = self.load_snapshot()?;
+        Ok((s.table, s.status))
+    }
+
+    /// [`LearnFile::load`], also giving the [`Stamp`] of what was read.
+    pub fn load_snapshot(&self) -> Result<Snapshot, LearnError> {
+        let read = self.snapshot(true)?;
+        // A read that may wait for the lock always ends with a snapshot.
+        read.ok_or_else(|| self.locked(ErrorKind::WouldBlock.into()))
+    }
+
+    /// [`LearnFile::load_snapshot`] without waiting: `Ok(None)` at once when another process
+    /// (or another handle in this one) holds the lock.
+    pub fn try_load_snapshot(&self) -> Result<Option<Snapshot>, LearnError> {
+        self.snapshot(false)
+    }
+
+    /// The read of [`LearnFile::load`]; `None` when `wait` is false and another process holds
+    /// the lock.
+    fn snapshot(&self, wait: bool) -> Result<Option<Snapshot>, LearnError> {
         self.check_name()?;
-        let loaded = |t: LearnTable| {
-            let n = t.len();
-            Ok((t, LoadStatus::Loaded(n)))
+        let found = |f: Found| match f {
+            Found::Missing => Some(Snapshot {
+                table: self.empty(),
+                status: LoadStatus::Missing,
+                stamp: None,
+            }),
+            Found::Good(d) => Some(Snapshot {
+                status: LoadStatus::Loaded(d.table.len()),
+                stamp: Some(Stamp::Header {
+                    generation: d.generation,
+                    checksum: d.checksum,
+                }),
+                table: d.table,
+            }),
+            Found::Corrupt(_) => None,
         };
         let mut lock = self.open_existing_lock();
         if let Some(l) = &lock {
-            l.lock_shared().map_err(|e| self.locked(e))?;
+            if !self.take_lock(l, false, wait)? {
+                return Ok(None);
+            }
         }
-        match self.read_found()? {
-            Found::Missing => return Ok((self.empty(), LoadStatus::Missing)),
-            Found::Good(t) => return loaded(t),
-            Found::Corrupt(_) => {}
+        if let Some(s) = found(self.read_found()?) {
+            return Ok(Some(s));
         }
         // Moving the file needs the exclusive lock, so that no writer can have replaced it with a
         // good one between our read and the rename: upgrade, then look again.
@@ -158,12 +245,13 @@ impl LearnFile {
             None => lock = self.open_lock().ok(),
         }
         if let Some(l) = &lock {
-            l.lock().map_err(|e| self.locked(e))?;
+            if !self.take_lock(l, true, wait)? {
+                return Ok(None);
+            }
         }
         let reason = match self.read_found()? {
-            Found::Missing => return Ok((self.empty(), LoadStatus::Missing)),
-            Found::Good(t) => return loaded(t),
             Found::Corrupt(reason) => reason,
+            other => return Ok(found(other)),
         };
         let status = match self.quarantine() {
             Ok(moved_to) => LoadStatus::Quarantined { moved_to, reason },
@@ -172,7 +260,32 @@ impl LearnFile {
                 reason: format!("{reason}; {e}; it is left in place, unused"),
             },
         };
-        Ok((self.empty(), status))
+        Ok(Some(Snapshot {
+            table: self.empty(),
+            status,
+            stamp: self.stamp(),
+        }))
+    }
+
+    /// Takes the lock on `lock` (shared or `exclusive`); without `wait`, false when another
+    /// process holds it.
+    fn take_lock(&self, lock: &File, exclusive: bool, wait: bool) -> Result<bool, LearnError> {
+        let tried = match (exclusive, wait) {
+            (false, true) => {
+                return lock
+                    .lock_shared()
+                    .map(|()| true)
+                    .map_err(|e| self.locked(e))
+            }
+            (true, true) => return lock.lock().map(|()| true).map_err(|e| self.locked(e)),
+            (false, false) => lock.try_lock_shared(),
+            (true, false) => lock.try_lock(),
+        };
+        match tried {
+            Ok(()) => Ok(true),
+            Err(TryLockError::WouldBlock) => Ok(false),
+            Err(TryLockError::Error(e)) => Err(self.locked(e)),
+        }
     }
 
     /// Adds entries: exclusive advisory lock on `<name>.lock`, re-read the current file
@@ -186,7 +299,16 @@ impl LearnFile {
 
     /// [`LearnFile::store`], also telling whether a damaged file was moved aside.
     pub fn store_report(&self, entries: &[LearnEntry]) -> Result<StoreReport, LearnError> {
-        self.rewrite(|table| {
+        self.store_snapshot(entries).map(|(report, _)| report)
+    }
+
+    /// [`LearnFile::store_report`], also giving the file as written (what
+    /// [`LearnFile::load_snapshot`] would read now, when nobody else wrote since).
+    pub fn store_snapshot(
+        &self,
+        entries: &[LearnEntry],
+    ) -> Result<(StoreReport, Snapshot), LearnError> {
+        self.rewrite_snapshot(|table| {
             for e in entries {
                 table.insert(e.clone());
             }
@@ -204,15 +326,36 @@ impl LearnFile {
         self.rewrite(LearnTable::clear)
     }
 
-    /// File modification stamp (length and mtime) for cheap change detection; `None` if there is
-    /// no regular file.
-    pub fn stamp(&self) -> Option<(u64, SystemTime)> {
-        let meta = fs::metadata(&self.path).ok().filter(|m| m.is_file())?;
-        Some((meta.len(), meta.modified().unwrap_or(UNIX_EPOCH)))
+    /// Sets the file's capacity to `capacity` (clamped to 1 ..= [`MAX_CAPACITY`]), larger or
+    /// smaller: the one way to shrink a file. Shrinking drops the oldest search entries first, as
+    /// a full table does (same locking and atomic write as [`LearnFile::store`]).
+    pub fn resize(&self, capacity: usize) -> Result<StoreReport, LearnError> {
+        let capacity = capacity.clamp(1, MAX_CAPACITY);
+        self.rewrite(|table| table.set_capacity(capacity))
+    }
+
+    /// What the file is now, for cheap change detection (one read of the header, no lock: a
+    /// writer replaces the file by a rename, so the header read is whole); `None` if there is no
+    /// regular file.
+    pub fn stamp(&self) -> Option<Stamp> {
+        let file = File::open(&self.path).ok()?;
+        let meta = file.metadata().ok().filter(|m| m.is_file())?;
+        let mut head = Vec::with_capacity(HEADER_SIZE);
+        let _ = file.take(HEADER_SIZE as u64).read_to_end(&mut head);
+        Some(match header_stamp(&head) {
+            Some((generation, checksum)) => Stamp::Header {
+                generation,
+                checksum,
+            },
+            None => Stamp::Other {
+                len: meta.len(),
+                modified: meta.modified().unwrap_or(UNIX_EPOCH),
+            },
+        })
     }
 
     fn empty(&self) -> LearnTable {
-        LearnTable::new(self.capacity)
+        LearnTable::new(self.capacity.unwrap_or(DEFAULT_CAPACITY))
     }
 
     fn check_name(&self) -> Result<(), LearnError> {
@@ -294,8 +437,13 @@ impl LearnFile {
             Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Found::Missing),
             Err(e) => return Err(Self::io(IoOp::Read, &self.path, e)),
         };
-        match decode(&bytes, self.capacity, &self.path, self.eval) {
-            Ok(t) => Ok(Found::Good(t)),
+        match decode(&bytes, &self.path, self.eval) {
+            Ok(mut d) => {
+                if let Some(wanted) = self.capacity.filter(|&c| c > d.table.capacity()) {
+                    d.table.set_capacity(wanted);
+                }
+                Ok(Found::Good(d))
+            }
             Err(Problem::Corrupt(reason)) => Ok(Found::Corrupt(reason)),
             Err(Problem::Refused(err)) => Err(err),
         }
@@ -327,32 +475,52 @@ impl LearnFile {
         Err(LearnError::NoQuarantineName(self.path.clone()))
     }
 
-    /// The locked read-modify-write that store and clear share.
+    /// The locked read-modify-write that store, clear and resize share.
     fn rewrite(&self, change: impl FnOnce(&mut LearnTable)) -> Result<StoreReport, LearnError> {
+        self.rewrite_snapshot(change).map(|(report, _)| report)
+    }
+
+    /// [`LearnFile::rewrite`], also giving the table written and its stamp.
+    fn rewrite_snapshot(
+        &self,
+        change: impl FnOnce(&mut LearnTable),
+    ) -> Result<(StoreReport, Snapshot), LearnError> {
         self.check_name()?;
         let dir = self.dir();
         fs::create_dir_all(&dir).map_err(|e| Self::io(IoOp::CreateDir, &dir, e))?;
         let lock = self.open_lock()?;
         lock.lock().map_err(|e| self.locked(e))?;
-        let (mut table, quarantined) = match self.read_found()? {
-            Found::Missing => (self.empty(), None),
-            Found::Good(t) => (t, None),
+        let (mut table, generation, quarantined) = match self.read_found()? {
+            Found::Missing => (self.empty(), 0, None),
+            Found::Good(d) => (d.table, d.generation, None),
             Found::Corrupt(reason) => {
                 let moved_to = self.quarantine().map_err(|e| LearnError::Corrupt {
                     reason: reason.clone(),
                     source: Box::new(e),
                 })?;
-                (self.empty(), Some((moved_to, reason)))
+                (self.empty(), 0, Some((moved_to, reason)))
             }
         };
         change(&mut table);
+        let generation = generation.wrapping_add(1);
         self.remove_stale_temp_files(&dir);
-        self.write_atomic(&table, &dir)?;
+        let checksum = self.write_atomic(&table, generation, &dir)?;
         let _ = lock.unlock();
-        Ok(StoreReport {
+        let report = StoreReport {
             entries: table.len(),
+            capacity: table.capacity(),
+            generation,
             quarantined,
-        })
+        };
+        let snapshot = Snapshot {
+            status: LoadStatus::Loaded(table.len()),
+            stamp: Some(Stamp::Header {
+                generation,
+                checksum,
+            }),
+            table,
+        };
+        Ok((report, snapshot))
     }
 
     /// Removes `<name>.tmp-*` files left by writers that were killed. Only called under the
@@ -377,9 +545,15 @@ impl LearnFile {
         }
     }
 
-    fn write_atomic(&self, table: &LearnTable, dir: &Path) -> Result<(), LearnError> {
+    fn write_atomic(
+        &self,
+        table: &LearnTable,
+        generation: u64,
+        dir: &Path,
+    ) -> Result<u64, LearnError> {
         let tmp = self.sibling(&format!(".tmp-{}", std::process::id()));
-        let bytes = encode(table, self.eval);
+        let bytes = encode(table, self.eval, generation);
+        let checksum = header_stamp(&bytes).map_or(0, |(_, sum)| sum);
         let written = File::create(&tmp).and_then(|mut f| {
             f.write_all(&bytes)?;
             f.sync_all()
@@ -403,7 +577,7 @@ impl LearnFile {
         if let Ok(d) = File::open(dir) {
             let _ = d.sync_all();
         }
-        Ok(())
+        Ok(checksum)
     }
 }
 

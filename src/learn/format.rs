@@ -1,15 +1,15 @@
 //! The learn file's bytes: a versioned header, the entries and a checksum ([`encode`], and the
 //! checking decoder the file reader uses).
 //!
-//! # Layout (format version 1, all numbers little-endian)
+//! # Layout (format version 2, all numbers little-endian)
 //!
 //! ```text
-//! header, 36 bytes
-//!  0       8          12         16         20         24                 32         36
-//! +--------+----------+----------+----------+----------+------------------+----------+
-//! |TRINELRN| format=1 | eval ver | entry=96 |  count   |     checksum     | reserved |
-//! +--------+----------+----------+----------+----------+------------------+----------+
-//!  8 bytes    u32        u32        u32        u32            u64          u32 = 0
+//! header, 48 bytes
+//!  0       8        12       16       20       24             32       36       40          48
+//! +--------+--------+--------+--------+--------+--------------+--------+--------+-----------+
+//! |TRINELRN|format=2|eval ver|entry=96| count  |   checksum   |capacity|reserved|generation |
+//! +--------+--------+--------+--------+--------+--------------+--------+--------+-----------+
+//!  8 bytes    u32      u32      u32      u32         u64          u32     u32 = 0    u64
 //!
 //! then `count` entries of 96 bytes each, oldest first
 //!  0          8     9      10      12      14       16    17                       81       96
@@ -20,11 +20,18 @@
 //!                                                        the rest zero
 //! ```
 //!
+//! `capacity` is the file's own (1 to [`MAX_CAPACITY`], at least `count`): how many entries it
+//! keeps, whatever the capacity of the engine writing it. `generation` goes up by one with every
+//! write, so that a reader can tell from the header alone that the file changed.
 //! `key` is [`crate::board::full_key`]; `origin` is [`Origin`] (0 search, 1 imported, 2 human);
 //! `score` is from the side to move's view (mates in the search's convention); `move` is a
 //! [`crate::tt::PackedMove`] (0 = none); the setup is shakmaty's
 //! [`PackedSetup`] (standard packing, en passant square only when the capture is legal).
-//! The file length must be exactly `36 + 96 * count`.
+//! The file length must be exactly `48 + 96 * count`.
+//!
+//! Format version 1 (still read; the next write turns it into version 2) has a 36-byte header
+//! that ends after the checksum with a zero `u32`: no capacity (it is taken to be
+//! [`DEFAULT_CAPACITY`], or the entry count if larger) and no generation (taken as 0).
 //!
 //! The checksum is FNV-1a run over 64-bit little-endian words instead of bytes: over the whole
 //! file with the checksum field read as zero, the final partial word zero-padded, and then the
@@ -34,29 +41,41 @@ use std::path::Path;
 
 use shakmaty::packed::PackedSetup;
 
-use super::{LearnEntry, LearnError, LearnTable, Origin};
+use super::{LearnEntry, LearnError, LearnTable, Origin, DEFAULT_CAPACITY, MAX_CAPACITY};
 
 /// Version of the evaluation (a fingerprint of its code version and weights, see
 /// [`crate::eval::VERSION`]): learned scores from another evaluation mean something else, so files
 /// written for another version are refused.
 pub const EVAL_VERSION: u32 = crate::eval::VERSION;
-/// The on-disk format version this code reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+/// The on-disk format version this code writes (it reads this one and version 1).
+pub const FORMAT_VERSION: u32 = 2;
 /// The first eight bytes of every learn file.
 pub const MAGIC: [u8; 8] = *b"TRINELRN";
 /// Size of the file header in bytes.
-pub const HEADER_SIZE: usize = 36;
+pub const HEADER_SIZE: usize = 48;
+/// Size of a format version 1 header in bytes.
+pub const HEADER_SIZE_V1: usize = 36;
 /// Size of one entry in bytes.
 pub const ENTRY_SIZE: usize = 96;
 
 const SETUP_OFFSET: usize = 17;
 const SETUP_BYTES: usize = 64;
 pub(super) const CHECKSUM_OFFSET: usize = 24;
+pub(super) const CAPACITY_OFFSET: usize = 32;
+const GENERATION_OFFSET: usize = 40;
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 pub(super) const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
 const _: () = assert!(PackedSetup::MAX_BYTES <= SETUP_BYTES);
 const _: () = assert!(SETUP_OFFSET + SETUP_BYTES <= ENTRY_SIZE);
+
+/// A decoded file: its entries (in a table of the file's capacity) and its header's generation
+/// and checksum.
+pub(super) struct Decoded {
+    pub table: LearnTable,
+    pub generation: u64,
+    pub checksum: u64,
+}
 
 /// Why a file's bytes could not be used.
 pub(super) enum Problem {
@@ -104,8 +123,8 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 }
 
 /// Serializes a table (entries oldest first) into the file format, for scores of evaluation
-/// version `eval`.
-pub fn encode(table: &LearnTable, eval: u32) -> Vec<u8> {
+/// version `eval`, with the table's capacity and write number `generation` in the header.
+pub fn encode(table: &LearnTable, eval: u32, generation: u64) -> Vec<u8> {
     let count = table.len();
     let mut out = Vec::with_capacity(HEADER_SIZE + count * ENTRY_SIZE);
     out.extend_from_slice(&MAGIC);
@@ -115,7 +134,10 @@ pub fn encode(table: &LearnTable, eval: u32) -> Vec<u8> {
     // A table never holds more than MAX_CAPACITY (< u32::MAX) entries.
     out.extend_from_slice(&(count as u32).to_le_bytes());
     out.extend_from_slice(&0u64.to_le_bytes());
+    let capacity = table.capacity().clamp(count.max(1), MAX_CAPACITY);
+    out.extend_from_slice(&(capacity as u32).to_le_bytes());
     out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&generation.to_le_bytes());
     for e in table.entries() {
         let start = out.len();
         out.extend_from_slice(&e.key.to_le_bytes());
@@ -134,13 +156,22 @@ pub fn encode(table: &LearnTable, eval: u32) -> Vec<u8> {
     out
 }
 
+/// The generation and checksum in the header at the start of `bytes`, when they begin a learn
+/// file of a version this code reads (the header only: nothing else is checked).
+pub(super) fn header_stamp(bytes: &[u8]) -> Option<(u64, u64)> {
+    if bytes.len() < HEADER_SIZE_V1 || bytes[..MAGIC.len()] != MAGIC {
+        return None;
+    }
+    let generation = match u32_at(bytes, 8) {
+        1 => 0,
+        2 if bytes.len() >= HEADER_SIZE => u64_at(bytes, GENERATION_OFFSET),
+        _ => return None,
+    };
+    Some((generation, u64_at(bytes, CHECKSUM_OFFSET)))
+}
+
 /// Parses and checks a whole file's bytes, refusing a file for another evaluation than `want`.
-pub(super) fn decode(
-    bytes: &[u8],
-    capacity: usize,
-    path: &Path,
-    want: u32,
-) -> Result<LearnTable, Problem> {
+pub(super) fn decode(bytes: &[u8], path: &Path, want: u32) -> Result<Decoded, Problem> {
     let corrupt = |s: String| Err(Problem::Corrupt(s));
     if bytes.is_empty() {
         return corrupt("the file is empty (0 bytes)".into());
@@ -155,11 +186,8 @@ pub(super) fn decode(
     if bytes[..MAGIC.len()] != MAGIC {
         return corrupt("bad magic: not a Trine learn file".into());
     }
-    if bytes.len() < HEADER_SIZE {
-        return corrupt(format!(
-            "truncated header: {} bytes of {HEADER_SIZE}",
-            bytes.len()
-        ));
+    if bytes.len() < 12 {
+        return corrupt(format!("truncated header: {} bytes", bytes.len()));
     }
     let format = u32_at(bytes, 8);
     if format > FORMAT_VERSION {
@@ -171,17 +199,29 @@ pub(super) fn decode(
     if format == 0 {
         return corrupt("format version 0 does not exist".into());
     }
+    let header = if format == 1 {
+        HEADER_SIZE_V1
+    } else {
+        HEADER_SIZE
+    };
+    if bytes.len() < header {
+        return corrupt(format!(
+            "truncated header: {} bytes of {header}",
+            bytes.len()
+        ));
+    }
     let entry_size = u32_at(bytes, 16);
     if entry_size as usize != ENTRY_SIZE {
         return corrupt(format!(
-            "entry size {entry_size} in a version {FORMAT_VERSION} file (must be {ENTRY_SIZE})"
+            "entry size {entry_size} in a version {format} file (must be {ENTRY_SIZE})"
         ));
     }
-    if u32_at(bytes, 32) != 0 {
+    let reserved_at = if format == 1 { 32 } else { 36 };
+    if u32_at(bytes, reserved_at) != 0 {
         return corrupt("reserved header field is not zero".into());
     }
     let count = u32_at(bytes, 20) as u64;
-    let expected = HEADER_SIZE as u64 + count * ENTRY_SIZE as u64;
+    let expected = header as u64 + count * ENTRY_SIZE as u64;
     let len = bytes.len() as u64;
     if len < expected {
         return corrupt(format!(
@@ -201,6 +241,17 @@ pub(super) fn decode(
             "checksum mismatch (stored {stored:016x}, computed {computed:016x}): damaged contents"
         ));
     }
+    let (capacity, generation) = if format == 1 {
+        ((count as usize).max(DEFAULT_CAPACITY), 0)
+    } else {
+        let capacity = u32_at(bytes, CAPACITY_OFFSET) as usize;
+        if capacity == 0 || capacity > MAX_CAPACITY || (capacity as u64) < count {
+            return corrupt(format!(
+                "capacity {capacity} is not in 1..={MAX_CAPACITY} or below the {count} entries"
+            ));
+        }
+        (capacity, u64_at(bytes, GENERATION_OFFSET))
+    };
     let eval = u32_at(bytes, 12);
     if eval != want {
         return Err(Problem::Refused(LearnError::OtherEval {
@@ -211,11 +262,15 @@ pub(super) fn decode(
     }
     let mut table = LearnTable::new(capacity);
     table.reserve(count as usize);
-    for (i, b) in bytes[HEADER_SIZE..].chunks_exact(ENTRY_SIZE).enumerate() {
+    for (i, b) in bytes[header..].chunks_exact(ENTRY_SIZE).enumerate() {
         let entry = decode_entry(b).map_err(|why| Problem::Corrupt(format!("entry {i}: {why}")))?;
         table.insert(entry);
     }
-    Ok(table)
+    Ok(Decoded {
+        table,
+        generation,
+        checksum: stored,
+    })
 }
 
 fn decode_entry(b: &[u8]) -> Result<LearnEntry, String> {

@@ -1,5 +1,6 @@
-//! The in-memory table of learned positions: one entry per position, at most `capacity`, oldest
-//! dropped first.
+//! The in-memory table of learned positions: one entry per position, at most `capacity`; when it
+//! is full the oldest entry found by the search goes first, and imported and human entries only
+//! when no search entry is left.
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -31,10 +32,13 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// The in-memory table: at most `capacity` entries, one per key, FIFO order (oldest first).
+/// The in-memory table: at most `capacity` entries, one per key, in insertion order (oldest
+/// first). When it is full, the oldest [`Origin::Search`] entry makes room; imported and human
+/// entries are dropped (oldest first) only when there is no search entry left.
 ///
-/// Entries sit in a queue in insertion order; a replaced entry leaves a hole (compacted away once
-/// holes outnumber entries), and a map from key to position in the queue finds them.
+/// Entries sit in a queue in insertion order; a replaced or evicted entry leaves a hole
+/// (compacted away once holes outnumber entries), and a map from key to position in the queue
+/// finds them.
 #[derive(Clone, Debug)]
 pub struct LearnTable {
     capacity: usize,
@@ -42,6 +46,11 @@ pub struct LearnTable {
     front: u64,
     queue: VecDeque<Option<LearnEntry>>,
     index: HashMap<u64, u64, BuildHasherDefault<KeyHasher>>,
+    /// Number of [`Origin::Search`] entries.
+    searches: usize,
+    /// No search entry has a sequence number below this one (where the search for the oldest
+    /// search entry starts, so that eviction is amortized constant time).
+    search_from: u64,
 }
 
 impl LearnTable {
@@ -53,7 +62,16 @@ impl LearnTable {
             front: 0,
             queue: VecDeque::new(),
             index: HashMap::default(),
+            searches: 0,
+            search_from: 0,
         }
+    }
+
+    /// Sets the capacity (clamped to [`MAX_CAPACITY`]), dropping entries as [`LearnTable::insert`]
+    /// does when it is lower than the number of entries.
+    pub fn set_capacity(&mut self, capacity: usize) {
+        self.capacity = capacity.min(MAX_CAPACITY);
+        while self.index.len() > self.capacity && self.evict() {}
     }
 
     /// Makes room for `additional` more entries (never beyond the capacity).
@@ -95,7 +113,8 @@ impl LearnTable {
 
     /// One entry per position: a new entry for an existing key replaces it if it is at least as
     /// deep (or the old one is from another origin than Search and the new one is Human), and
-    /// moves to the back (newest). When full, the oldest entry is dropped (FIFO).
+    /// moves to the back (newest). When full, the oldest search entry is dropped, or the oldest
+    /// entry of all when only imported and human entries are left.
     pub fn insert(&mut self, e: LearnEntry) {
         if self.capacity == 0 {
             return;
@@ -107,12 +126,12 @@ impl LearnTable {
                     return;
                 }
             }
-            if let Some(hole) = self.queue.get_mut(i) {
-                *hole = None;
-            }
-            self.index.remove(&e.key);
+            self.take(i);
         } else {
-            while self.index.len() >= self.capacity && self.pop_oldest() {}
+            while self.index.len() >= self.capacity && self.evict() {}
+        }
+        if e.origin == Origin::Search {
+            self.searches += 1;
         }
         self.index
             .insert(e.key, self.front + self.queue.len() as u64);
@@ -123,17 +142,42 @@ impl LearnTable {
         }
     }
 
-    /// Drops the oldest entry; false when there was none.
-    fn pop_oldest(&mut self) -> bool {
-        self.drop_leading_holes();
-        match self.queue.pop_front() {
-            Some(Some(oldest)) => {
-                self.index.remove(&oldest.key);
-                self.front += 1;
-                true
-            }
-            _ => false,
+    /// Removes the entry in `queue[i]`, leaving a hole.
+    fn take(&mut self, i: usize) -> Option<LearnEntry> {
+        let old = self.queue.get_mut(i)?.take()?;
+        self.index.remove(&old.key);
+        if old.origin == Origin::Search {
+            self.searches -= 1;
         }
+        Some(old)
+    }
+
+    /// Drops the oldest search entry, or the oldest entry when there is no search entry; false
+    /// when the table is empty.
+    fn evict(&mut self) -> bool {
+        self.drop_leading_holes();
+        let first = if self.searches == 0 {
+            Some(0)
+        } else {
+            let is_search =
+                |e: &Option<LearnEntry>| e.as_ref().is_some_and(|e| e.origin == Origin::Search);
+            let from = self.slot(self.search_from).unwrap_or(0);
+            let found = (self
+                .queue
+                .iter()
+                .skip(from)
+                .position(is_search)
+                .map(|n| from + n))
+            // Unreachable while `search_from` keeps its promise; a full scan is still right.
+            .or_else(|| self.queue.iter().position(is_search));
+            if let Some(i) = found {
+                self.search_from = self.front + i as u64 + 1;
+            }
+            found
+        };
+        let taken = first.and_then(|i| self.take(i)).is_some();
+        self.drop_leading_holes();
+        taken
     }
 
     fn drop_leading_holes(&mut self) {
@@ -145,6 +189,12 @@ impl LearnTable {
 
     /// Removes the holes, renumbering the entries.
     fn compact(&mut self) {
+        let from = self
+            .slot(self.search_from)
+            .unwrap_or(0)
+            .min(self.queue.len());
+        let before = self.queue.iter().take(from).flatten().count();
+        self.search_from = self.front + before as u64;
         self.queue.retain(Option::is_some);
         for (i, e) in self.queue.iter().flatten().enumerate() {
             self.index.insert(e.key, self.front + i as u64);
@@ -164,6 +214,8 @@ impl LearnTable {
         self.front += self.queue.len() as u64;
         self.queue.clear();
         self.index.clear();
+        self.searches = 0;
+        self.search_from = self.front;
     }
 }
 
@@ -268,7 +320,9 @@ mod tests {
                     }
                     None => {
                         if model.len() == capacity {
-                            model.remove(0);
+                            let oldest_search =
+                                model.iter().position(|m| m.origin == Origin::Search);
+                            model.remove(oldest_search.unwrap_or(0));
                         }
                         model.push(e);
                     }
@@ -281,6 +335,51 @@ mod tests {
                 assert_eq!(t.get(m.key), Some(m));
             }
         }
+    }
+
+    #[test]
+    fn imported_and_human_entries_survive_a_flood_of_search_entries() {
+        let es = sample(1000, 23);
+        let mut t = LearnTable::new(10);
+        // The oldest entries are a person's and an import's.
+        let mut kept = Vec::new();
+        for (e, origin) in es[..4].iter().zip([
+            Origin::Human,
+            Origin::Imported,
+            Origin::Imported,
+            Origin::Human,
+        ]) {
+            let e = LearnEntry {
+                origin,
+                ..e.clone()
+            };
+            t.insert(e.clone());
+            kept.push(e);
+        }
+        for e in &es[4..] {
+            t.insert(e.clone());
+            assert!(t.len() <= 10);
+        }
+        assert_eq!(t.len(), 10);
+        for e in &kept {
+            assert_eq!(t.get(e.key), Some(e), "{} entry evicted", e.origin);
+        }
+        // The six places left hold the newest search entries, in order.
+        let newest: Vec<u64> = es[994..].iter().map(|e| e.key).collect();
+        assert_eq!(keys(&t)[4..], newest[..]);
+        // With no search entry left, the oldest of the others goes.
+        t.set_capacity(4);
+        assert_eq!(keys(&t), kept.iter().map(|e| e.key).collect::<Vec<_>>());
+        t.set_capacity(3);
+        assert_eq!(
+            keys(&t),
+            kept[1..].iter().map(|e| e.key).collect::<Vec<_>>()
+        );
+        t.insert(LearnEntry {
+            origin: Origin::Imported,
+            ..es[0].clone()
+        });
+        assert_eq!(keys(&t), vec![kept[2].key, kept[3].key, es[0].key]);
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use shakmaty::{Chess, Position};
 
+use super::format::{checksum, CHECKSUM_OFFSET, HEADER_SIZE};
 use super::{encode, LearnEntry, LearnTable, Origin, EVAL_VERSION};
 use crate::board::full_key;
 use crate::rng::Rng;
@@ -91,5 +92,18 @@ pub(crate) fn good_file_bytes() -> Vec<u8> {
     for e in sample(10, 21) {
         t.insert(e);
     }
-    encode(&t, EVAL_VERSION)
+    encode(&t, EVAL_VERSION, 1)
+}
+
+/// `t` in format version 1 (a 36-byte header without capacity and generation), as Trine wrote it
+/// before version 2.
+pub(crate) fn v1_bytes(t: &LearnTable) -> Vec<u8> {
+    let v2 = encode(t, EVAL_VERSION, 0);
+    let mut b = v2[..32].to_vec();
+    b[8..12].copy_from_slice(&1u32.to_le_bytes());
+    b.extend_from_slice(&[0; 4]);
+    b.extend_from_slice(&v2[HEADER_SIZE..]);
+    let sum = checksum(&b);
+    b[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 8].copy_from_slice(&sum.to_le_bytes());
+    b
 }

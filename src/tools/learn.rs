@@ -1,5 +1,5 @@
 //! `trine learn`: look at and edit a learn file ([`crate::learn`]) from the command line —
-//! `stats`, `show`, `export` (EPD), `import` (EPD) and `clear`.
+//! `stats`, `show`, `export` (EPD), `import` (EPD), `clear` and `resize`.
 //!
 //! Exit status: 0 on success; 1 when `import` rejected some lines (the good ones are still
 //! stored) or `show`/`export` met an entry whose position cannot be rebuilt; 2 on file errors
@@ -17,8 +17,8 @@ use shakmaty::{EnPassantMode, Position};
 
 use crate::board::move_to_uci;
 use crate::learn::{
-    export_epd, import_epd, LearnFile, LearnTable, LoadStatus, Origin, DEFAULT_CAPACITY,
-    FORMAT_VERSION, MAX_CAPACITY,
+    export_epd, import_epd, LearnFile, LearnTable, LoadStatus, Origin, Stamp, FORMAT_VERSION,
+    MAX_CAPACITY,
 };
 use crate::score::{is_mate, mate_moves};
 
@@ -56,6 +56,16 @@ pub enum LearnCommand {
     },
     /// Empties the learn file.
     Clear(FileArgs),
+    /// Sets the file's capacity, larger or smaller (shrinking drops the oldest search entries
+    /// first, then the oldest imported and human ones).
+    Resize {
+        /// The learn file.
+        #[command(flatten)]
+        file: FileArgs,
+        /// The new capacity.
+        #[arg(value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_CAPACITY as u64))]
+        entries: usize,
+    },
 }
 
 /// The learn file every command works on.
@@ -64,10 +74,10 @@ pub struct FileArgs {
     /// Path of the learn file.
     #[arg(long)]
     pub file: PathBuf,
-    /// Most entries the file keeps (the oldest are dropped first).
-    #[arg(long, default_value_t = DEFAULT_CAPACITY,
-          value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_CAPACITY as u64))]
-    pub capacity: usize,
+    /// Capacity of a new file (default 65536), or the least an existing one grows to on a write
+    /// (it never shrinks it: see `resize`).
+    #[arg(long, value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_CAPACITY as u64))]
+    pub capacity: Option<usize>,
     /// The evaluation whose scores the file holds: `<built-in>` (the network in the binary),
     /// `<empty>` (hand-written) or a network file; a file for another evaluation is refused.
     #[arg(long, default_value = crate::nnue::DEFAULT_EVAL_FILE)]
@@ -77,8 +87,11 @@ pub struct FileArgs {
 impl FileArgs {
     fn open(&self) -> Result<LearnFile, Box<dyn Error>> {
         let net = crate::nnue::resolve(&self.evalfile)?;
-        Ok(LearnFile::new(&self.file, self.capacity)
-            .with_eval(crate::nnue::eval_version(net.as_ref())))
+        let file = match self.capacity {
+            Some(n) => LearnFile::new(&self.file, n),
+            None => LearnFile::at(&self.file),
+        };
+        Ok(file.with_eval(crate::nnue::eval_version(net.as_ref())))
     }
 }
 
@@ -90,6 +103,7 @@ pub fn run_cli(args: LearnArgs) -> ExitCode {
         LearnCommand::Export { file, out } => export(&file, out.as_deref()),
         LearnCommand::Import { file, epd } => import(&file, &epd),
         LearnCommand::Clear(f) => clear(&f),
+        LearnCommand::Resize { file, entries } => resize(&file, entries),
     };
     match result {
         Ok(code) => code,
@@ -127,13 +141,21 @@ fn score_text(score: i16) -> String {
 
 fn stats(f: &FileArgs) -> Result<ExitCode, Box<dyn Error>> {
     let file = f.open()?;
-    let table = load(&file)?;
+    let snapshot = file.load_snapshot()?;
+    if let LoadStatus::Quarantined { moved_to, reason } = &snapshot.status {
+        report_quarantine(moved_to, reason);
+    }
+    let generation = match snapshot.stamp {
+        Some(Stamp::Header { generation, .. }) => generation,
+        _ => 0,
+    };
+    let table = snapshot.table;
     let count = |o: Origin| table.entries().filter(|e| e.origin == o).count();
     crate::outln!(
-        "learn file {} (format {FORMAT_VERSION}, eval {}, capacity {})",
+        "learn file {} (format {FORMAT_VERSION}, eval {}, capacity {}, generation {generation})",
         f.file.display(),
         file.eval(),
-        f.capacity
+        table.capacity()
     );
     crate::outln!(
         "origin: {} search, {} imported, {} human",
@@ -247,5 +269,19 @@ fn clear(f: &FileArgs) -> Result<ExitCode, Box<dyn Error>> {
         report_quarantine(moved_to, reason);
     }
     crate::outln!("cleared {}", f.file.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn resize(f: &FileArgs, capacity: usize) -> Result<ExitCode, Box<dyn Error>> {
+    let report = f.open()?.resize(capacity)?;
+    if let Some((moved_to, reason)) = &report.quarantined {
+        report_quarantine(moved_to, reason);
+    }
+    crate::outln!(
+        "{}: capacity {}, {} entries",
+        f.file.display(),
+        report.capacity,
+        report.entries
+    );
     Ok(ExitCode::SUCCESS)
 }

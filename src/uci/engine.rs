@@ -162,6 +162,7 @@ impl Engine {
             },
             Command::Quit => {
                 self.stop_and_wait();
+                self.close_learner();
                 return Flow::Quit;
             }
             Command::SetOption { name, value } => {
@@ -246,8 +247,8 @@ impl Engine {
         stopped
     }
 
-    /// Called at end of input: finishes a bounded search, stops an infinite or ponder one, and
-    /// lets a `bench` or `perft` finish.
+    /// Called at end of input: finishes a bounded search, stops an infinite or ponder one, lets a
+    /// `bench` or `perft` finish, and saves what learning has queued.
     pub fn finish(&mut self) {
         if let Some(job) = self.console.take() {
             job.wait();
@@ -258,6 +259,7 @@ impl Engine {
             }
         }
         self.settle();
+        self.close_learner();
     }
 
     fn clear_history(&mut self) {
@@ -358,13 +360,34 @@ impl Engine {
     }
 
     /// Opens the learn file when learning is on, for the evaluation in use (a learn file holds
-    /// one evaluation's scores).
+    /// one evaluation's scores), and reads it now rather than on the first `go`. The learner's
+    /// background writer reports through `info string` lines.
     fn open_learner(&mut self) {
+        self.close_learner();
+        if !self.options.learning {
+            return;
+        }
         let eval = crate::nnue::eval_version(self.network.as_ref());
-        self.learner = self
-            .options
-            .learning
-            .then(|| Learner::new(&self.options.learn_file, self.options.learn_capacity, eval));
+        let sink: crate::learn::Sink = Arc::new(|m: &str| info::message(m));
+        let o = &self.options;
+        match Learner::new(&o.learn_file, o.learn_capacity, eval, sink) {
+            Ok(mut learner) => {
+                for m in learner.refresh() {
+                    info::message(&m);
+                }
+                self.learner = Some(learner);
+            }
+            Err(e) => info::error(&format!("cannot start learning: {e}")),
+        }
+    }
+
+    /// Saves what the learner has queued (waiting a bounded time) and drops it.
+    fn close_learner(&mut self) {
+        if let Some(mut learner) = self.learner.take() {
+            for m in learner.close() {
+                info::message(&m);
+            }
+        }
     }
 
     /// Switches to the evaluation `value` names (see [`crate::nnue::resolve`]). A file that
@@ -456,7 +479,7 @@ impl Engine {
         self.tt.new_search();
         if let Some(l) = self.learner.as_mut() {
             for m in l.refresh() {
-                info::emit(&format!("info string {m}"));
+                info::message(&m);
             }
             let n = l.load_into(&self.tt);
             if self.debug && n > 0 {
@@ -508,11 +531,7 @@ impl Engine {
         };
         let outcome = job.outcome.lock();
         if let Some(result) = &outcome.result {
-            if let Some(msg) =
-                learner.after_search(&task.game, result, self.options.learn_threshold)
-            {
-                info::message(&msg);
-            }
+            learner.after_search(&task.game, result, self.options.learn_threshold);
         }
     }
 }

@@ -154,7 +154,8 @@ pub struct Options {
     pub learn_file: String,
     /// Score drop (centipawns) that makes a root position worth remembering.
     pub learn_threshold: i32,
-    /// Entries kept in the learn file (FIFO beyond).
+    /// Capacity of a new learn file, and the least an existing one grows to (a file with a
+    /// larger capacity keeps its own).
     pub learn_capacity: usize,
     /// The `EvalFile` value in use (see [`crate::nnue::resolve`]).
     pub eval_file: String,

@@ -5,7 +5,8 @@ use std::fs;
 
 use super::*;
 use crate::learn::format::{checksum, CHECKSUM_OFFSET, ENTRY_SIZE, HEADER_SIZE};
-use crate::learn::testutil::{good_file_bytes, sample, TempDir};
+use crate::learn::format::{CAPACITY_OFFSET, FORMAT_VERSION};
+use crate::learn::testutil::{good_file_bytes, keys, sample, v1_bytes, TempDir};
 use crate::learn::Origin;
 use crate::score::MATE;
 
@@ -25,16 +26,26 @@ fn store_and_load_round_trip() {
     es[2].origin = Origin::Human;
     es[3].origin = Origin::Imported;
     assert_eq!(f.store(&es[..100]).expect("store"), 100);
+    let first = f.stamp().expect("stamp");
+    assert!(matches!(first, Stamp::Header { generation: 1, .. }));
     assert_eq!(f.store(&es[100..]).expect("store"), 300);
-    let (len, _) = f.stamp().expect("stamp");
+    let len = fs::metadata(&path).expect("metadata").len();
     assert_eq!(len as usize, HEADER_SIZE + 300 * ENTRY_SIZE);
+    // Every write counts, even one that adds nothing.
+    let second = f.stamp().expect("stamp");
+    assert!(matches!(second, Stamp::Header { generation: 2, .. }));
+    assert_eq!(f.store(&[]).expect("store"), 300);
+    let third = f.stamp().expect("stamp");
+    assert!(matches!(third, Stamp::Header { generation: 3, .. }));
+    let snapshot = f.load_snapshot().expect("load");
+    assert_eq!(snapshot.stamp, Some(third));
     let (t, status) = f.load().expect("load");
     assert_eq!(status, LoadStatus::Loaded(300));
     assert_eq!(t.entries().cloned().collect::<Vec<_>>(), es);
-    // A smaller capacity keeps the newest entries.
+    // A smaller capacity drops nothing: the file's own capacity counts.
     let (t, status) = LearnFile::new(&path, 50).load().expect("load");
-    assert_eq!(status, LoadStatus::Loaded(50));
-    assert_eq!(t.entries().next(), Some(&es[250]));
+    assert_eq!(status, LoadStatus::Loaded(300));
+    assert_eq!(t.capacity(), 1000);
     f.clear().expect("clear");
     let (t, status) = f.load().expect("load cleared");
     assert!(t.is_empty());
@@ -145,6 +156,9 @@ fn trailing_bytes_and_bad_fields_are_quarantined() {
     let sum = checksum(&b);
     b[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 8].copy_from_slice(&sum.to_le_bytes());
     check_quarantined(Some(&b), "origin");
+    // A capacity below the entry count (ten), or none at all.
+    check_quarantined(Some(&with_header_u32(CAPACITY_OFFSET, 9)), "capacity");
+    check_quarantined(Some(&with_header_u32(CAPACITY_OFFSET, 0)), "capacity");
 }
 
 /// Rewrites a header field and the checksum, as another Trine would have written it.
@@ -182,12 +196,12 @@ fn check_refused(bytes: &[u8], kind: fn(&LearnError) -> bool, words: &[&str]) {
 fn newer_format_version_is_refused_and_untouched() {
     // A newer format may have another header; only the magic and version are read.
     let mut b = good_file_bytes();
-    b[8..12].copy_from_slice(&2u32.to_le_bytes());
+    b[8..12].copy_from_slice(&3u32.to_le_bytes());
     b.truncate(50);
     check_refused(
         &b,
-        |e| matches!(e, LearnError::NewerFormat { version: 2, .. }),
-        &["format version 2", "reads version 1", "upgrade"],
+        |e| matches!(e, LearnError::NewerFormat { version: 3, .. }),
+        &["format version 3", "reads version 2", "upgrade"],
     );
 }
 
@@ -275,4 +289,103 @@ fn concurrent_stores_keep_every_entry() {
         assert_eq!(t.get(e.key), Some(e));
     }
     assert!(dir.names("shared.bin.tmp").is_empty());
+}
+
+#[test]
+fn a_writer_with_a_smaller_capacity_drops_nothing() {
+    let dir = TempDir::new("capacity");
+    let path = dir.file("shared.bin");
+    let big = LearnFile::new(&path, 1000);
+    let small = LearnFile::new(&path, 10);
+    let es = sample(600, 31);
+    assert_eq!(big.store(&es[..500]).expect("store"), 500);
+    // The small writer's own capacity does not cut the shared file down.
+    let report = small.store_report(&es[500..505]).expect("store");
+    assert_eq!((report.entries, report.capacity), (505, 1000));
+    let (t, status) = small.load().expect("load");
+    assert_eq!(status, LoadStatus::Loaded(505));
+    assert_eq!(
+        keys(&t),
+        es[..505].iter().map(|e| e.key).collect::<Vec<_>>()
+    );
+    // A larger capacity grows the file's; a file opened without one keeps it.
+    let report = LearnFile::new(&path, 2000).store_report(&es[505..506]);
+    assert_eq!(report.expect("store").capacity, 2000);
+    let report = LearnFile::at(&path).store_report(&es[506..507]);
+    assert_eq!(report.expect("store").capacity, 2000);
+    assert_eq!(small.store_report(&[]).expect("store").capacity, 2000);
+    // Only an explicit resize shrinks it: the newest entries stay.
+    let report = small.resize(5).expect("resize");
+    assert_eq!((report.entries, report.capacity), (5, 5));
+    let (t, _) = LearnFile::at(&path).load().expect("load");
+    assert_eq!(
+        keys(&t),
+        es[502..507].iter().map(|e| e.key).collect::<Vec<_>>()
+    );
+    assert_eq!(t.capacity(), 5);
+    let report = LearnFile::at(&path).store_report(&[]).expect("store");
+    assert_eq!((report.entries, report.capacity), (5, 5));
+    // A new file gets the capacity of its first writer, or the default.
+    let fresh = dir.file("fresh.bin");
+    let report = LearnFile::new(&fresh, 10)
+        .store_report(&es[..20])
+        .expect("store");
+    assert_eq!((report.entries, report.capacity), (10, 10));
+    let other = dir.file("other.bin");
+    let report = LearnFile::at(&other).store_report(&es[..1]).expect("store");
+    assert_eq!(report.capacity, DEFAULT_CAPACITY);
+}
+
+#[test]
+fn imported_entries_survive_a_flood_of_search_entries() {
+    let dir = TempDir::new("flood");
+    let path = dir.file("flood.bin");
+    let f = LearnFile::new(&path, 20);
+    let es = sample(300, 41);
+    let imported: Vec<LearnEntry> = es[..5]
+        .iter()
+        .map(|e| LearnEntry {
+            origin: Origin::Imported,
+            ..e.clone()
+        })
+        .collect();
+    f.store(&imported).expect("import");
+    for chunk in es[5..].chunks(7) {
+        f.store(chunk).expect("store");
+    }
+    let (t, status) = f.load().expect("load");
+    assert_eq!(status, LoadStatus::Loaded(20));
+    for e in &imported {
+        assert_eq!(t.get(e.key), Some(e));
+    }
+    assert_eq!(
+        keys(&t)[5..],
+        es[285..].iter().map(|e| e.key).collect::<Vec<_>>()[..]
+    );
+}
+
+#[test]
+fn version_1_files_are_read_and_rewritten_as_the_current_version() {
+    let dir = TempDir::new("v1");
+    let path = dir.file("old.bin");
+    let es = sample(30, 51);
+    let mut old = LearnTable::new(30);
+    for e in &es {
+        old.insert(e.clone());
+    }
+    fs::write(&path, v1_bytes(&old)).expect("write");
+    // A version 1 file did not record its capacity: it gets the default (its entry count when
+    // larger), never less than it holds.
+    let (t, status) = LearnFile::new(&path, 10).load().expect("load v1");
+    assert_eq!(status, LoadStatus::Loaded(30));
+    assert_eq!(t.capacity(), DEFAULT_CAPACITY);
+    assert_eq!(t.entries().cloned().collect::<Vec<_>>(), es);
+    let report = LearnFile::new(&path, 10).store_report(&[]).expect("store");
+    assert_eq!(report.entries, 30);
+    assert_eq!(report.generation, 1);
+    let bytes = fs::read(&path).expect("read");
+    assert_eq!(bytes[8..12], FORMAT_VERSION.to_le_bytes());
+    assert_eq!(bytes.len(), HEADER_SIZE + 30 * ENTRY_SIZE);
+    let (t, _) = LearnFile::at(&path).load().expect("load v2");
+    assert_eq!(t.entries().cloned().collect::<Vec<_>>(), es);
 }
