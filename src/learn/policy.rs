@@ -192,8 +192,10 @@ impl Learner {
             game.moves_played.min(usize::from(u16::MAX)) as u16,
             Origin::Search,
         );
+        let fen =
+            shakmaty::fen::Fen::from_position(game.board.pos(), shakmaty::EnPassantMode::Legal);
         let note = format!(
-            "learned: score dropped {drop} cp to {score} at depth {}",
+            "learned: score dropped {drop} cp to {score} at depth {} in {fen}",
             result.depth
         );
         self.queue(entry, Some(note))
