@@ -442,6 +442,8 @@ impl Engine {
                 chess960: self.options.chess960,
             })),
             network: self.network.clone(),
+            syzygy: None,
+            root_tb: None,
         };
         let job = Arc::new(Job::search(SearchSpec {
             game: self.game.clone(),
