@@ -204,6 +204,21 @@ fn the_search_probes_below_a_root_the_tables_do_not_know() {
 }
 
 #[test]
+fn helper_threads_probe_too_in_every_smp_mode() {
+    let mut engine = engine_with_tables();
+    engine.send("setoption name Threads value 2");
+    let fen = "8/8/8/4k3/8/8/8/KQ5n w - - 0 1";
+    for mode in ["lazy", "ybw", "hybrid"] {
+        engine.send(&format!("setoption name SMP Mode value {mode}"));
+        let out = search(&mut engine, fen, "go depth 8");
+        assert_eq!(out.bestmove(), "b1h1", "{mode}");
+        assert!(is_win(final_score(&out)), "{mode}: {:?}", final_score(&out));
+        assert!(tbhits(&out).last().is_some_and(|&n| n > 0), "{mode}");
+    }
+    engine.quit();
+}
+
+#[test]
 fn castling_rights_and_chess960_are_never_probed() {
     let mut engine = engine_with_tables();
     // Three men, in the tables but for the castling right.
