@@ -3,14 +3,15 @@
 //! in this game (two plies earlier, same side to move) or against the best earlier iteration of the
 //! same search — its root position is stored in the learn file; before every search the stored
 //! positions are written into the TT as pinned windows `score ± fuzz` (BeBe's fuzz: 20 cp, none for
-//! mate and draw scores), which the search cannot overwrite during that search.
+//! mate, tablebase and draw scores), which the search cannot overwrite during that search; a root
+//! scored a mate or a tablebase result is not stored.
 
 use std::path::PathBuf;
 use std::time::SystemTime;
 
 use super::{LearnEntry, LearnFile, LearnTable, LoadStatus, Origin};
 use crate::board::Game;
-use crate::score::MATE_BOUND;
+use crate::score::is_decisive;
 use crate::search::SearchResult;
 use crate::tt::{PackedMove, Table};
 
@@ -90,7 +91,7 @@ impl Learner {
         let mut n = 0;
         for e in self.table.entries() {
             let score = i32::from(e.score);
-            let fuzz = if score == 0 || score.abs() >= MATE_BOUND {
+            let fuzz = if score == 0 || is_decisive(score) {
                 0
             } else {
                 FUZZ_CP
@@ -124,7 +125,7 @@ impl Learner {
             .chain(earlier_best)
             .map(|before| before - score)
             .max()?;
-        if drop < threshold || result.depth < MIN_LEARN_DEPTH || score.abs() >= MATE_BOUND {
+        if drop < threshold || result.depth < MIN_LEARN_DEPTH || is_decisive(score) {
             return None;
         }
         let entry = LearnEntry::from_position(

@@ -1,6 +1,8 @@
 //! Principal variation search. Every node carries its expected [`NodeType`] (PV nodes are searched
 //! with an open window, CUT and ALL nodes with a zero window); the outcome is counted against the
-//! prediction. TT cutoffs happen at non-PV nodes only, so PV lines are never cut short. Selectivity
+//! prediction. TT cutoffs happen at non-PV nodes only, so PV lines are never cut short. With
+//! Syzygy tables, a node the probe rules select is scored from them ([`crate::syzygy::probe`]),
+//! after the TT probe and before any pruning. Selectivity
 //! (constants in [`super::params`]): internal iterative reduction, reverse futility pruning,
 //! razoring, null-move pruning at expected CUT-nodes and singular extensions (with multi-cut) here;
 //! each move's late-move, futility and SEE pruning, check extension and late-move reduction come
