@@ -6,7 +6,8 @@
 //! [`search`] (iterative deepening, PVS with expected node types, quiescence, triangular PV
 //! table, and its parallel part `search::smp`: Lazy SMP and split points where a node's rest is
 //! ALL work; it reports through `search::Reporter`), [`threads`] (the pool that runs the
-//! searchers: start, stop, wait), [`learn`]
+//! searchers: start, stop, wait), [`syzygy`] (Syzygy endgame tablebases: loading, the search's
+//! probes, the root moves they keep), [`learn`]
 //! (position learning: the learn file and when to store and load it), [`time`] (time
 //! management), [`uci`] (protocol), [`bench`](mod@bench) (the bench positions and run) and
 //! [`perft`] (leaf counts) for the `bench` and `perft` commands, which [`cancel`] stops, [`rng`] (the workspace's one
@@ -25,6 +26,7 @@ pub mod perft;
 pub mod rng;
 pub mod score;
 pub mod search;
+pub mod syzygy;
 pub mod threads;
 pub mod time;
 pub mod tools;

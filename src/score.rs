@@ -1,6 +1,7 @@
 //! Scores: centipawns from the side to move's view, mate scores counted in plies from the root
-//! (mate in `n` plies scores [`MATE`]` - n`), and their conversion to and from the transposition
-//! table, which counts mate distances from the stored node instead.
+//! (mate in `n` plies scores [`MATE`]` - n`), tablebase wins just below the mates (a win the
+//! tables prove at ply `n` scores [`TB_WIN`]` - n`), and their conversion to and from the
+//! transposition table, which counts mate and tablebase distances from the stored node instead.
 
 /// Deepest ply the search reaches (array sizes); mate distances never exceed it.
 pub const MAX_PLY: usize = 128;
@@ -15,6 +16,27 @@ pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
 #[inline]
 pub fn mated_in(ply: usize) -> i32 {
     -MATE + ply as i32
+}
+
+/// Score of a tablebase win proved at the root (a win proved at ply `n` scores `TB_WIN - n`):
+/// below every mate, above every evaluation.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+/// Scores at or beyond this magnitude are decisive: tablebase wins or losses, or mates. The band
+/// is twice [`MAX_PLY`] deep, as the mates', so that a stored distance read back at another ply
+/// stays inside it.
+pub const TB_BOUND: i32 = TB_WIN - 2 * MAX_PLY as i32;
+
+/// Score of a tablebase win proved at `ply`.
+#[inline]
+pub fn tb_win_in(ply: usize) -> i32 {
+    TB_WIN - ply as i32
+}
+
+/// True for decisive scores (either side): a tablebase win or loss, or a mate. Pruning that
+/// trusts margins leaves them alone, as it leaves mates alone.
+#[inline]
+pub fn is_decisive(score: i32) -> bool {
+    score.abs() >= TB_BOUND
 }
 
 /// True for mate scores (either side).
@@ -38,12 +60,13 @@ pub fn mates_within(score: i32, moves: u32) -> bool {
     score >= MATE_BOUND && i64::from(mate_moves(score)) <= i64::from(moves)
 }
 
-/// Converts a score from the search (mate distance from the root) to a stored score (from the node).
+/// Converts a score from the search (mate or tablebase distance from the root) to a stored score
+/// (from the node).
 #[inline]
 pub fn score_to_tt(score: i32, ply: usize) -> i16 {
-    let s = if score >= MATE_BOUND {
+    let s = if score >= TB_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score - ply as i32
     } else {
         score
@@ -55,9 +78,9 @@ pub fn score_to_tt(score: i32, ply: usize) -> i16 {
 #[inline]
 pub fn score_from_tt(score: i16, ply: usize) -> i32 {
     let s = i32::from(score);
-    if s >= MATE_BOUND {
+    if s >= TB_BOUND {
         s - ply as i32
-    } else if s <= -MATE_BOUND {
+    } else if s <= -TB_BOUND {
         s + ply as i32
     } else {
         s
@@ -87,6 +110,26 @@ mod tests {
         assert_eq!(score_from_tt(stored, 5), MATE - 9);
         assert_eq!(score_from_tt(score_to_tt(-MATE + 6, 2), 2), -MATE + 6);
         assert_eq!(score_from_tt(score_to_tt(123, 9), 1), 123);
+    }
+
+    #[test]
+    fn tablebase_scores_are_stored_relative_to_the_node_and_stay_in_their_band() {
+        // A win the tables prove 9 plies from the root, stored at ply 4: 5 plies from the node.
+        let stored = score_to_tt(tb_win_in(9), 4);
+        assert_eq!(i32::from(stored), tb_win_in(5));
+        assert_eq!(score_from_tt(stored, 6), tb_win_in(11));
+        assert_eq!(
+            score_from_tt(score_to_tt(-tb_win_in(7), 3), 3),
+            -tb_win_in(7)
+        );
+        // The deepest probe read back at the deepest ply is still decisive and not a mate.
+        let far = score_from_tt(score_to_tt(tb_win_in(MAX_PLY), 0), MAX_PLY);
+        assert!(is_decisive(far) && !is_mate(far), "{far}");
+        assert!(is_decisive(-far) && !is_mate(-far));
+        // Every evaluation (the network keeps to ±20,000) is below the band.
+        assert!(!is_decisive(20_000) && !is_decisive(-20_000));
+        assert!(is_decisive(MATE - 1) && is_decisive(-MATE + 3));
+        assert!(TB_WIN < MATE_BOUND && !is_mate(TB_WIN));
     }
 
     #[test]

@@ -398,8 +398,10 @@ fn run_job(id: usize, searcher: &mut Searcher, job: &Job, shared: &Shared) {
         None => searcher.clear_history(),
         Some(task) => {
             searcher.prepare(&job.tt, &job.ctl, &job.splits);
-            // YBW helpers never run `iterate`, which sets the evaluation for the others.
+            // YBW helpers never run `iterate`, which sets the evaluation and the tablebases for
+            // the others.
             searcher.set_network(task.params.network.as_ref());
+            searcher.set_tablebases(task.params.syzygy.as_ref());
             if id == 0 {
                 run_master(searcher, job, &task.game, &task.params, shared);
             } else {

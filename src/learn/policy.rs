@@ -3,7 +3,8 @@
 //! in this game (two plies earlier, same side to move) or against the best earlier iteration of the
 //! same search — its root position is stored in the learn file; before every search the stored
 //! positions are written into the TT as pinned windows `score ± fuzz` (BeBe's fuzz: 20 cp, none for
-//! mate and draw scores), which the search cannot overwrite during that search.
+//! mate, tablebase and draw scores), which the search cannot overwrite during that search; a root
+//! scored a mate or a tablebase result is not stored.
 //!
 //! Nothing here waits for the file's lock or writes while the engine's clock runs: stores go to
 //! the background [`writer`](super::writer) (the entry is in memory at once), and before a search
@@ -16,7 +17,7 @@ use std::time::Duration;
 use super::writer::{Request, Sink, Writer};
 use super::{LearnEntry, LearnFile, LearnTable, LoadStatus, Origin, Snapshot, Stamp};
 use crate::board::Game;
-use crate::score::MATE_BOUND;
+use crate::score::is_decisive;
 use crate::search::SearchResult;
 use crate::tt::{PackedMove, Table};
 
@@ -146,7 +147,7 @@ impl Learner {
         let mut n = 0;
         for e in self.table.entries() {
             let score = i32::from(e.score);
-            let fuzz = if score == 0 || score.abs() >= MATE_BOUND {
+            let fuzz = if score == 0 || is_decisive(score) {
                 0
             } else {
                 FUZZ_CP
@@ -181,7 +182,7 @@ impl Learner {
         else {
             return false;
         };
-        if drop < threshold || result.depth < MIN_LEARN_DEPTH || score.abs() >= MATE_BOUND {
+        if drop < threshold || result.depth < MIN_LEARN_DEPTH || is_decisive(score) {
             return false;
         }
         let entry = LearnEntry::from_position(

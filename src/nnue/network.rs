@@ -39,7 +39,7 @@ pub const MAX_FILE_LEN: usize = MAX_HEADER
 /// A network whose weights would go beyond it (a crafted output bias near `i32::MAX`, say)
 /// evaluates to this bound instead.
 pub const MAX_SCORE: i32 = 20_000;
-const _: () = assert!(MAX_SCORE < crate::score::MATE_BOUND);
+const _: () = assert!(MAX_SCORE < crate::score::TB_BOUND);
 
 /// The output bucket of a position with `pieces` pieces on the board (both colours, kings
 /// included) in a network of `buckets` buckets: `(n − 2) · buckets / 31` with `n = pieces`

@@ -1,6 +1,8 @@
 //! Principal variation search. Every node carries its expected [`NodeType`] (PV nodes are searched
 //! with an open window, CUT and ALL nodes with a zero window); the outcome is counted against the
-//! prediction. TT cutoffs happen at non-PV nodes only, so PV lines are never cut short. Selectivity
+//! prediction. TT cutoffs happen at non-PV nodes only, so PV lines are never cut short. With
+//! Syzygy tables, a node the probe rules select is scored from them ([`crate::syzygy::probe`]),
+//! after the TT probe and before any pruning. Selectivity
 //! (constants in [`super::params`]): internal iterative reduction, reverse futility pruning,
 //! razoring, null-move pruning at expected CUT-nodes and singular extensions (with multi-cut) here;
 //! each move's late-move, futility and SEE pruning, check extension and late-move reduction come
@@ -14,9 +16,15 @@ use super::node_type::{NodeType, Outcome};
 use super::params as p;
 use super::Searcher;
 use crate::board::Board;
-use crate::score::{eval_to_tt, mated_in, score_from_tt, score_to_tt, MATE, MATE_BOUND, MAX_PLY};
+use crate::score::{
+    eval_to_tt, is_decisive, mated_in, score_from_tt, score_to_tt, MATE, MAX_PLY, TB_BOUND,
+};
 use crate::search::smp::{SplitKind, SplitSpec};
 use crate::tt::{self, Bound, NewEntry, PackedMove};
+
+/// Plies added to the depth of a TT entry that stores a tablebase score (as Stockfish): the tables'
+/// answer is worth more than any search of the node.
+const TB_DEPTH_BONUS: i32 = 6;
 
 /// True if the side to move has a piece other than pawns and king (null move is unsafe otherwise).
 #[inline]
@@ -116,11 +124,48 @@ impl Searcher {
                 .unwrap_or_else(|| self.evaluate(pos, ply))
         };
 
+        // Tablebases: a position the tables know, reached by a capture or a pawn move, is scored
+        // from them (see `crate::syzygy::probe`). A draw, or a bound that decides the window, ends
+        // the node; otherwise a PV node searches on with the bound as a floor (a win: mates
+        // score higher) or a ceiling (a loss).
+        let mut tb_floor = None;
+        let mut tb_ceiling = None;
+        if ply > 0 && excluded.is_none() {
+            if let Some((score, bound)) = self.probe_tablebases(pos, depth, ply) {
+                let decides = match bound {
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                    _ => true,
+                };
+                if decides {
+                    self.tt.store(
+                        key,
+                        NewEntry {
+                            mv: PackedMove::NONE,
+                            score: score_to_tt(score, ply),
+                            eval: eval_to_tt(in_check, static_eval),
+                            depth: (depth + TB_DEPTH_BONUS).clamp(0, MAX_PLY as i32 - 1) as u8,
+                            bound,
+                            pinned: false,
+                        },
+                    );
+                    return score;
+                }
+                if pv_node {
+                    if bound == Bound::Lower {
+                        tb_floor = Some(score);
+                    } else {
+                        tb_ceiling = Some(score);
+                    }
+                }
+            }
+        }
+
         // Internal iterative reduction: a node the TT knows nothing about is searched a ply less.
         if depth >= p::IIR_DEPTH() && tt_move.is_none() && !in_check && excluded.is_none() {
             depth -= 1;
         }
-        if !pv_node && !in_check && ply > 0 && beta.abs() < MATE_BOUND && excluded.is_none() {
+        if !pv_node && !in_check && ply > 0 && !is_decisive(beta) && excluded.is_none() {
             // Reverse futility: far above beta with little depth left, assume it holds.
             if depth <= p::RFP_DEPTH() && static_eval - p::RFP_MARGIN() * depth >= beta {
                 return static_eval;
@@ -161,7 +206,7 @@ impl Searcher {
                         return 0;
                     }
                     if s >= beta {
-                        return if s >= MATE_BOUND { beta } else { s };
+                        return if s >= TB_BOUND { beta } else { s };
                     }
                 }
             }
@@ -186,7 +231,7 @@ impl Searcher {
         }) {
             let tt_score = score_from_tt(e.score, ply);
             let tt_mv = moves.iter().copied().find(|&m| tt_move.matches(m));
-            if let (Some(m), true) = (tt_mv, tt_score.abs() < MATE_BOUND) {
+            if let (Some(m), true) = (tt_mv, !is_decisive(tt_score)) {
                 let s_beta = tt_score - p::SE_MARGIN() * depth;
                 self.set_excluded(ply, Some(m));
                 let s = self.alphabeta(b, s_beta - 1, s_beta, (depth - 1) / 2, ply, NodeType::All);
@@ -207,6 +252,10 @@ impl Searcher {
 
         let alpha_orig = alpha;
         let mut best = -MATE;
+        if let Some(floor) = tb_floor {
+            best = floor;
+            alpha = alpha.max(floor);
+        }
         let mut best_move: Option<Move> = None;
         let mut quiets_tried: [Option<Move>; 64] = [None; 64];
         let mut quiet_count = 0usize;
@@ -356,6 +405,9 @@ impl Searcher {
             }
         }
         self.keys.pop();
+        if let Some(ceiling) = tb_ceiling {
+            best = best.min(ceiling);
+        }
 
         let outcome = Outcome::of(best, alpha_orig, beta);
         if excluded.is_some() {
@@ -390,7 +442,7 @@ mod tests {
 
     use super::*;
     use crate::board::Game;
-    use crate::score::INF;
+    use crate::score::{INF, MATE_BOUND};
     use crate::search::iterate::SearchParams;
     use crate::search::{SearchControl, SearchLimits};
     use crate::tt::Table;
@@ -454,6 +506,40 @@ mod tests {
         assert!(s.alphabeta(&b, -INF, INF, 0, 5, NodeType::Pv) > 300);
         let line = s.pv.line(5);
         assert!(line.first().is_some_and(|m| m.is_capture()), "{line:?}");
+    }
+
+    #[test]
+    fn tablebase_probes_score_the_positions_they_know_and_are_counted() {
+        // KQvKN is not in the test tables, but Qxh1 leads to KQvK, which is.
+        let fen = "8/8/8/4k3/8/8/8/KQ5n w - - 0 1";
+        let game = Game::new(Board::from_fen(fen, false).unwrap());
+        let tables = crate::syzygy::testutil::test_tables();
+        let params = SearchParams {
+            syzygy: crate::syzygy::Probing::new(tables, 1, 7, true, false),
+            ..SearchParams::default()
+        };
+        let mut s = searcher(Some(6));
+        let r = s.iterate(&game, &params);
+        let score = r.lines[0].score;
+        assert_eq!(score, crate::score::tb_win_in(1), "the win one ply away");
+        let best = r.best_move.unwrap();
+        assert_eq!(
+            best.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+            "b1h1"
+        );
+        assert!(s.tbhits > 0);
+        // The position after the capture is in the TT with the tables' verdict (a loss for
+        // the side to move there), stored relative to that node.
+        let after = game.board.play(best);
+        let e =
+            s.tt.probe(after.key())
+                .expect("an entry for the probed position");
+        assert!(is_decisive(score_from_tt(e.score, 1)) && score_from_tt(e.score, 1) < 0);
+        // Without tables the same search only sees the material.
+        let mut s = searcher(Some(6));
+        let r = s.iterate(&game, &SearchParams::default());
+        assert!(!is_decisive(r.lines[0].score), "{}", r.lines[0].score);
+        assert_eq!(s.tbhits, 0);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Search control shared by every thread of one search: the stop flag, ponder/infinite state, the
-//! clock (restartable at `ponderhit`), limits, and per-thread node counters that are summed on demand.
+//! clock (restartable at `ponderhit`), limits, and per-thread node and tablebase-hit counters that
+//! are summed on demand.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -33,6 +34,7 @@ pub struct SearchControl {
     /// The limits.
     pub limits: SearchLimits,
     nodes: Vec<CachePadded<AtomicU64>>,
+    tbhits: Vec<CachePadded<AtomicU64>>,
 }
 
 impl SearchControl {
@@ -45,6 +47,9 @@ impl SearchControl {
             start_ms: AtomicU64::new(0),
             limits,
             nodes: (0..threads.max(1))
+                .map(|_| CachePadded::new(AtomicU64::new(0)))
+                .collect(),
+            tbhits: (0..threads.max(1))
                 .map(|_| CachePadded::new(AtomicU64::new(0)))
                 .collect(),
         }
@@ -92,6 +97,19 @@ impl SearchControl {
     /// Nodes of all threads.
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    /// Publishes a thread's tablebase hits.
+    #[inline]
+    pub fn publish_tbhits(&self, thread: usize, hits: u64) {
+        if let Some(n) = self.tbhits.get(thread) {
+            n.store(hits, Ordering::Relaxed);
+        }
+    }
+
+    /// Tablebase hits of all threads.
+    pub fn total_tbhits(&self) -> u64 {
+        self.tbhits.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
 
     /// True when the hard time limit has passed (never while pondering/infinite).

@@ -9,7 +9,7 @@ use shakmaty::{Move, Position};
 use super::node_type::{NodeType, Outcome};
 use super::{LineReport, MovePlan, Reporter, Searcher, MAX_DEPTH};
 use crate::board::{Board, Game};
-use crate::score::{eval_to_tt, is_mate, mates_within, score_to_tt, INF, MAX_PLY};
+use crate::score::{eval_to_tt, is_decisive, is_mate, mates_within, score_to_tt, INF, MAX_PLY};
 use crate::search::smp::{SplitKind, SplitSpec};
 use crate::tt::{Bound, NewEntry, PackedMove};
 
@@ -52,6 +52,12 @@ pub struct SearchParams {
     /// The network to evaluate with (`EvalFile`); `None`: the hand-written evaluation. The
     /// default is the engine's default evaluation ([`crate::nnue::DEFAULT_EVAL_FILE`]).
     pub network: Option<Arc<crate::nnue::Network>>,
+    /// The tablebases the search probes below the root and its `Syzygy*` rules; `None`: no
+    /// probing (no `SyzygyPath`, `UCI_Chess960`, or a root the tables already ranked).
+    pub syzygy: Option<crate::syzygy::Probing>,
+    /// What the tables said about the root, when it is in them: `searchmoves` then holds only
+    /// the moves of the best rank, and their lines report the tables' score.
+    pub root_tb: Option<Arc<crate::syzygy::RootTablebase>>,
 }
 
 impl Default for SearchParams {
@@ -61,6 +67,8 @@ impl Default for SearchParams {
             searchmoves: Vec::new(),
             reporter: None,
             network: crate::nnue::default_network(),
+            syzygy: None,
+            root_tb: None,
         }
     }
 }
@@ -70,7 +78,13 @@ impl Searcher {
     pub fn iterate(&mut self, game: &Game, params: &SearchParams) -> SearchResult {
         let root = &game.board;
         self.set_network(params.network.as_ref());
+        self.set_tablebases(params.syzygy.as_ref());
         self.nodes = 0;
+        // The root's probes are the master's (every thread is handed the same ranked moves).
+        self.tbhits = match &params.root_tb {
+            Some(r) if self.id == 0 => r.probes,
+            _ => 0,
+        };
         self.singular = 0;
         self.stopped = false;
         self.keys.clear();
@@ -113,7 +127,7 @@ impl Searcher {
                 let prev = lines.get(pv_idx).map(|l| l.score);
                 let mut delta = super::params::ASPIRATION();
                 let (mut alpha, mut beta) = match prev {
-                    Some(s) if depth >= 4 && !is_mate(s) => (s - delta, s + delta),
+                    Some(s) if depth >= 4 && !is_decisive(s) => (s - delta, s + delta),
                     _ => (-INF, INF),
                 };
                 loop {
@@ -166,7 +180,7 @@ impl Searcher {
             lines = ranked.into_iter().map(|(line, _)| line).collect();
             result.depth = depth;
             result.scores.push(lines[0].score);
-            self.ctl.publish_nodes(self.id, self.nodes);
+            self.publish_counts();
             if params.reporter.is_some() {
                 for (i, line) in lines.iter().enumerate() {
                     self.report_line(depth, i, line, Bound::Exact, params);
@@ -193,7 +207,7 @@ impl Searcher {
                 break;
             }
         }
-        self.ctl.publish_nodes(self.id, self.nodes);
+        self.publish_counts();
         result.nodes = self.nodes;
         if let Some(first) = lines.first() {
             result.best_move = first.pv.first().copied();
@@ -370,15 +384,21 @@ impl Searcher {
         let Some(reporter) = &params.reporter else {
             return;
         };
+        // A root in the tables reports their score, unless the search found a mate.
+        let score = match &params.root_tb {
+            Some(tb) if bound == Bound::Exact && !is_mate(line.score) => tb.score,
+            _ => line.score,
+        };
         reporter.line(&LineReport {
             depth,
             seldepth: self.seldepth as u32,
             multipv: pv_idx + 1,
-            score: line.score,
+            score,
             bound,
             nodes: self.ctl.total_nodes(),
             time_ms: self.ctl.elapsed_ms(),
             hashfull: self.tt.hashfull(),
+            tbhits: self.ctl.total_tbhits(),
             pv: &line.pv,
         });
     }
@@ -394,7 +414,7 @@ impl Searcher {
         if self.ctl.elapsed_ms() < 1000 {
             return;
         }
-        self.ctl.publish_nodes(self.id, self.nodes);
+        self.publish_counts();
         let pv = self.pv.line(0);
         let line = RootLine { score, pv };
         self.report_line(depth, pv_idx, &line, bound, params);

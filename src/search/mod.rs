@@ -42,6 +42,8 @@ pub struct Searcher {
     pub ctl: Arc<SearchControl>,
     /// Nodes searched by this thread in the current search.
     pub nodes: u64,
+    /// Tablebase probes of this thread that found the position, in the current search.
+    pub tbhits: u64,
     /// Greatest ply reached in the current iteration.
     pub seldepth: usize,
     /// This thread's triangular PV table.
@@ -76,6 +78,8 @@ pub struct Searcher {
     /// The network's incremental evaluator when `EvalFile` names one; the hand-written
     /// evaluation otherwise.
     nnue: Option<crate::nnue::Evaluator>,
+    /// The tablebases and the rules this search probes them by; `None`: no probing.
+    syzygy: Option<crate::syzygy::Probing>,
 }
 
 impl Searcher {
@@ -86,6 +90,7 @@ impl Searcher {
             tt,
             ctl,
             nodes: 0,
+            tbhits: 0,
             seldepth: 0,
             pv: pv::PvTable::new(),
             history: history::History::new(),
@@ -102,6 +107,7 @@ impl Searcher {
             null_plies: [false; MAX_PLY + 2],
             excluded: [None; MAX_PLY + 2],
             nnue: None,
+            syzygy: None,
         }
     }
 
@@ -119,6 +125,37 @@ impl Searcher {
         if let Some(w) = self.sp_worker.as_mut() {
             w.set_network(net);
         }
+    }
+
+    /// Probes the tablebases by `probing` from now on (`None`: never); the side searcher follows.
+    pub fn set_tablebases(&mut self, probing: Option<&crate::syzygy::Probing>) {
+        self.syzygy = probing.cloned();
+        if let Some(w) = self.sp_worker.as_mut() {
+            w.set_tablebases(probing);
+        }
+    }
+
+    /// The tablebase probe of a node (see [`crate::syzygy::probe`]): the score and its bound,
+    /// when the search probes `pos` and the tables know it; counted as a hit.
+    #[inline]
+    pub fn probe_tablebases(
+        &mut self,
+        pos: &shakmaty::Chess,
+        depth: i32,
+        ply: usize,
+    ) -> Option<(i32, crate::tt::Bound)> {
+        let probed = self.syzygy.as_ref()?.probe(pos, depth, ply);
+        if probed.is_some() {
+            self.tbhits += 1;
+        }
+        probed
+    }
+
+    /// Publishes this thread's node and tablebase-hit counts.
+    #[inline]
+    pub fn publish_counts(&self) {
+        self.ctl.publish_nodes(self.id, self.nodes);
+        self.ctl.publish_tbhits(self.id, self.tbhits);
     }
 
     /// Static evaluation of `pos`, reached at `ply`, side to move's view: the network's when one
@@ -202,7 +239,7 @@ impl Searcher {
         if self.sp_worker.is_some() && self.splits.has_work() {
             self.help_at_split_point();
         }
-        self.ctl.publish_nodes(self.id, self.nodes);
+        self.publish_counts();
         if self.id == 0 {
             let over_nodes = self
                 .ctl

@@ -10,7 +10,7 @@ use super::node_type::NodeType;
 use super::params as p;
 use super::Searcher;
 use crate::board::Board;
-use crate::score::MATE_BOUND;
+use crate::score::TB_BOUND;
 
 /// One move's search plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,7 +75,7 @@ impl Searcher {
         let depth = f.depth;
         // A move that gives check is never pruned, quiet or not (checking captures since
         // e6d36e6: +13.9 Elo at 2+0.02).
-        if f.ply > 0 && !f.in_check && !gives_check && index > 0 && best > -MATE_BOUND {
+        if f.ply > 0 && !f.in_check && !gives_check && index > 0 && best > -TB_BOUND {
             if quiet {
                 // Late-move pruning and futility pruning of quiet moves.
                 if !pv_node
@@ -185,7 +185,7 @@ mod tests {
         let b = Board::startpos();
         let f = frame(&b, 8, NodeType::All, 0);
         let m = find(&b, "a2a3");
-        let first = s.plan_move(&f, m, 0, at(0, 0, -1, -MATE_BOUND)).unwrap();
+        let first = s.plan_move(&f, m, 0, at(0, 0, -1, -TB_BOUND)).unwrap();
         assert_eq!((first.depth, first.reduction), (7, 0));
         let late = s.plan_move(&f, m, 0, at(20, 19, -1, 0)).unwrap();
         assert!(late.reduction > 0 && late.reduction < late.depth);
@@ -215,7 +215,8 @@ mod tests {
         assert!(s
             .plan_move(&frame(&b, 2, NodeType::All, 0), m, 0, at(30, 30, 0, -100))
             .is_none());
-        // Never at a PV node, and never before a score is known.
+        // Never at a PV node, and never before a score is known (a mate or a tablebase loss
+        // is no score to prune against).
         assert!(s
             .plan_move(
                 &frame(&b, 2, NodeType::Pv, -2000),
@@ -229,7 +230,15 @@ mod tests {
                 &frame(&b, 2, NodeType::All, 0),
                 m,
                 0,
-                at(30, 30, 0, -MATE_BOUND)
+                at(30, 30, 0, -TB_BOUND)
+            )
+            .is_some());
+        assert!(s
+            .plan_move(
+                &frame(&b, 2, NodeType::All, 0),
+                m,
+                0,
+                at(30, 30, 0, -crate::score::tb_win_in(9))
             )
             .is_some());
     }

@@ -27,6 +27,8 @@ pub struct LineReport<'a> {
     pub time_ms: u64,
     /// TT fill, permille.
     pub hashfull: u32,
+    /// Tablebase probes that found the position, all threads.
+    pub tbhits: u64,
     /// The line.
     pub pv: &'a [Move],
 }

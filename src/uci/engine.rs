@@ -9,7 +9,7 @@ use shakmaty::{Move, Position};
 
 use super::console_job::ConsoleJob;
 use super::info::{self, UciReporter};
-use super::options::{declarations, Change, Options};
+use super::options::{declarations, Change, Options, NO_SYZYGY_PATH};
 use super::parse::{parse, Command, GoParams, PositionStart};
 use crate::board::{parse_uci_move, Board, Game};
 use crate::eval::evaluate;
@@ -17,6 +17,7 @@ use crate::learn::Learner;
 use crate::nnue::Network;
 use crate::search::iterate::SearchParams;
 use crate::search::{SearchLimits, MAX_DEPTH};
+use crate::syzygy::{rank_root, Probing, Tablebases};
 use crate::threads::{Job, Pool, SearchSpec, Task};
 use crate::time::{budget, Clock};
 use crate::tt::Table;
@@ -40,6 +41,8 @@ pub struct Engine {
     learner: Option<Learner>,
     /// The network `EvalFile` loaded; `None`: the hand-written evaluation.
     network: Option<Arc<Network>>,
+    /// The tables `SyzygyPath` loaded; `None`: no tablebases.
+    tablebases: Option<Arc<Tablebases>>,
     debug: bool,
     /// A `bench` or `perft` typed at the console, running beside the input loop.
     console: Option<ConsoleJob>,
@@ -75,6 +78,7 @@ impl Engine {
             current: None,
             learner: None,
             network,
+            tablebases: None,
             debug: false,
             console: None,
         }
@@ -314,6 +318,7 @@ impl Engine {
                     }
                     Change::Learn => self.open_learner(),
                     Change::EvalFile(path) => self.set_eval_file(path),
+                    Change::SyzygyPath(path) => self.set_syzygy_path(&path),
                     Change::Stored => {}
                 }
             }
@@ -421,6 +426,65 @@ impl Engine {
         self.open_learner();
     }
 
+    /// Loads the tables of `value` (see [`Tablebases::load`]); `<empty>` or nothing unloads them.
+    /// Directories that cannot be read or hold no table are an error, and the tables in use (or
+    /// none) stay.
+    fn set_syzygy_path(&mut self, value: &str) {
+        if value.is_empty() || value == NO_SYZYGY_PATH {
+            if self.tablebases.take().is_some() {
+                info::message("tablebases unloaded");
+            }
+            self.options.syzygy_path = NO_SYZYGY_PATH.to_string();
+            return;
+        }
+        match Tablebases::load(value) {
+            Ok(tables) => {
+                info::message(&tables.summary());
+                self.tablebases = Some(Arc::new(tables));
+                self.options.syzygy_path = value.to_string();
+            }
+            Err(e) => info::error(&format!(
+                "{e}; keeping SyzygyPath {}",
+                self.options.syzygy_path
+            )),
+        }
+    }
+
+    /// The tablebase part of a search of the current position: how the search probes, and what
+    /// the tables say about the root, whose moves (`searchmoves`, or every legal move) they may
+    /// narrow. A root the tables ranked by DTZ is not probed below (as Stockfish): its moves
+    /// already keep the result.
+    fn tablebase_params(
+        &self,
+        searchmoves: &mut Vec<Move>,
+    ) -> (Option<Probing>, Option<Arc<crate::syzygy::RootTablebase>>) {
+        let o = &self.options;
+        let Some(probing) = self.tablebases.as_ref().and_then(|t| {
+            Probing::new(
+                Arc::clone(t),
+                o.syzygy_probe_depth,
+                o.syzygy_probe_limit,
+                o.syzygy_50_move_rule,
+                o.chess960,
+            )
+        }) else {
+            return (None, None);
+        };
+        let candidates: Vec<Move> = if searchmoves.is_empty() {
+            self.game.board.pos().legal_moves().into_iter().collect()
+        } else {
+            searchmoves.clone()
+        };
+        match rank_root(&probing, &self.game, &candidates) {
+            None => (Some(probing), None),
+            Some(root) => {
+                searchmoves.clone_from(&root.moves);
+                let probing = root.search_probes().then_some(probing);
+                (probing, Some(Arc::new(root)))
+            }
+        }
+    }
+
     fn start_search(&mut self, go: GoParams) {
         let root = self.game.board.clone();
         let clock = Clock {
@@ -458,6 +522,7 @@ impl Engine {
         if !go.searchmoves.is_empty() && searchmoves.is_empty() {
             info::error("searchmoves: no legal move given, searching all moves");
         }
+        let (syzygy, root_tb) = self.tablebase_params(&mut searchmoves);
         let params = SearchParams {
             multipv: self.options.multipv,
             searchmoves,
@@ -465,6 +530,8 @@ impl Engine {
                 chess960: self.options.chess960,
             })),
             network: self.network.clone(),
+            syzygy,
+            root_tb,
         };
         let job = Arc::new(Job::search(SearchSpec {
             game: self.game.clone(),

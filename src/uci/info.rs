@@ -62,7 +62,7 @@ pub fn format_info(i: &LineReport<'_>, chess960: bool) -> String {
         _ => "",
     };
     let mut s = format!(
-        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {}",
+        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} tbhits {} time {}",
         i.depth,
         i.seldepth.max(i.depth),
         i.multipv,
@@ -71,6 +71,7 @@ pub fn format_info(i: &LineReport<'_>, chess960: bool) -> String {
         i.nodes,
         nps,
         i.hashfull,
+        i.tbhits,
         i.time_ms
     );
     if !i.pv.is_empty() {
@@ -119,5 +120,29 @@ mod tests {
         assert_eq!(format_score(MATE - 3), "mate 2");
         assert_eq!(format_score(-MATE + 2), "mate -1");
         assert_eq!(format_bestmove(None, None, false), "bestmove 0000");
+        // Tablebase wins and losses are centipawns beyond every evaluation, not mates.
+        assert_eq!(format_score(crate::score::tb_win_in(1)), "cp 31742");
+        assert_eq!(format_score(-crate::score::tb_win_in(3)), "cp -31740");
+    }
+
+    #[test]
+    fn info_lines_carry_tbhits() {
+        let line = LineReport {
+            depth: 7,
+            seldepth: 9,
+            multipv: 1,
+            score: 12,
+            bound: Bound::Exact,
+            nodes: 5000,
+            time_ms: 10,
+            hashfull: 3,
+            tbhits: 42,
+            pv: &[],
+        };
+        assert_eq!(
+            format_info(&line, false),
+            "info depth 7 seldepth 9 multipv 1 score cp 12 nodes 5000 nps 500000 hashfull 3 \
+             tbhits 42 time 10"
+        );
     }
 }

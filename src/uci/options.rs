@@ -108,6 +108,32 @@ const SPECS: &[Spec] = &[
         },
     },
     Spec {
+        name: "SyzygyPath",
+        kind: Kind::Str {
+            default: NO_SYZYGY_PATH,
+        },
+    },
+    Spec {
+        name: "SyzygyProbeDepth",
+        kind: Kind::Spin {
+            default: 1,
+            min: 1,
+            max: 100,
+        },
+    },
+    Spec {
+        name: "Syzygy50MoveRule",
+        kind: Kind::Check { default: true },
+    },
+    Spec {
+        name: "SyzygyProbeLimit",
+        kind: Kind::Spin {
+            default: 7,
+            min: 0,
+            max: 7,
+        },
+    },
+    Spec {
         name: "Learn Threshold",
         kind: Kind::Spin {
             default: 33,
@@ -124,6 +150,9 @@ const SPECS: &[Spec] = &[
         },
     },
 ];
+
+/// The `SyzygyPath` value of no tablebases (as Stockfish); an empty value means the same.
+pub const NO_SYZYGY_PATH: &str = "<empty>";
 
 /// The parallel scheme used unless `SMP Mode` says otherwise: the one that measured best
 /// (`trine scale`, see docs/scaling.md).
@@ -159,6 +188,15 @@ pub struct Options {
     pub learn_capacity: usize,
     /// The `EvalFile` value in use (see [`crate::nnue::resolve`]).
     pub eval_file: String,
+    /// The `SyzygyPath` value in use: the directories of the loaded tables, or
+    /// [`NO_SYZYGY_PATH`].
+    pub syzygy_path: String,
+    /// Plies a node with as many men as the largest probed tables needs left to be probed.
+    pub syzygy_probe_depth: i32,
+    /// Cursed wins and blessed losses are draws (the fifty-move rule applies).
+    pub syzygy_50_move_rule: bool,
+    /// Most men probed (0: none).
+    pub syzygy_probe_limit: usize,
 }
 
 impl Default for Options {
@@ -177,6 +215,10 @@ impl Default for Options {
             learn_threshold: 33,
             learn_capacity: 65536,
             eval_file: crate::nnue::DEFAULT_EVAL_FILE.to_string(),
+            syzygy_path: NO_SYZYGY_PATH.to_string(),
+            syzygy_probe_depth: 1,
+            syzygy_50_move_rule: true,
+            syzygy_probe_limit: 7,
         }
     }
 }
@@ -195,6 +237,8 @@ pub enum Change {
     /// A new `EvalFile` value (see [`crate::nnue::resolve`]); not yet stored in [`Options`],
     /// since reading the file may fail.
     EvalFile(String),
+    /// A new `SyzygyPath` value; not yet stored in [`Options`], since loading the tables may fail.
+    SyzygyPath(String),
     /// A value stored in [`Options`] directly.
     Stored,
 }
@@ -316,6 +360,14 @@ impl Options {
                         self.learn_capacity = v as usize;
                         Change::Learn
                     }
+                    "SyzygyProbeDepth" => {
+                        self.syzygy_probe_depth = v as i32;
+                        Change::Stored
+                    }
+                    "SyzygyProbeLimit" => {
+                        self.syzygy_probe_limit = v as usize;
+                        Change::Stored
+                    }
                     _ => {
                         self.multipv = v as usize;
                         Change::Stored
@@ -331,6 +383,7 @@ impl Options {
                         self.learning = v;
                         return Ok((Change::Learn, Vec::new()));
                     }
+                    "Syzygy50MoveRule" => self.syzygy_50_move_rule = v,
                     _ => self.chess960 = v,
                 }
                 Ok((Change::Stored, Vec::new()))
@@ -338,6 +391,10 @@ impl Options {
             Kind::Button => Ok((Change::ClearHash, Vec::new())),
             Kind::Str { .. } if spec.name == "EvalFile" => Ok((
                 Change::EvalFile(value.unwrap_or("").trim().to_string()),
+                Vec::new(),
+            )),
+            Kind::Str { .. } if spec.name == "SyzygyPath" => Ok((
+                Change::SyzygyPath(value.unwrap_or("").trim().to_string()),
                 Vec::new(),
             )),
             Kind::Str { .. } => {
@@ -406,5 +463,37 @@ mod tests {
         o.set("Learn Threshold", Some("50")).unwrap();
         assert_eq!(o.learn_threshold, 50);
         assert_eq!(o.smp_mode, SmpMode::Ybw);
+    }
+
+    #[test]
+    fn syzygy_options_are_declared_as_stockfish_names_them() {
+        let lines = fixed_declarations();
+        for line in [
+            "option name SyzygyPath type string default <empty>",
+            "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+            "option name Syzygy50MoveRule type check default true",
+            "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+        ] {
+            assert!(lines.iter().any(|l| l == line), "{line}");
+        }
+        let mut o = Options::default();
+        // The path is only handed on: the engine stores it once the tables are loaded.
+        let (c, _) = o.set("syzygypath", Some(" /tb/a:/tb/b ")).unwrap();
+        assert_eq!(c, Change::SyzygyPath("/tb/a:/tb/b".to_string()));
+        assert_eq!(o.syzygy_path, NO_SYZYGY_PATH);
+        o.set("SyzygyProbeDepth", Some("12")).unwrap();
+        assert_eq!(o.syzygy_probe_depth, 12);
+        let (_, w) = o.set("SyzygyProbeDepth", Some("0")).unwrap();
+        assert_eq!((o.syzygy_probe_depth, w.len()), (1, 1));
+        o.set("SyzygyProbeLimit", Some("0")).unwrap();
+        assert_eq!(o.syzygy_probe_limit, 0);
+        let (_, w) = o.set("SyzygyProbeLimit", Some("9")).unwrap();
+        assert_eq!((o.syzygy_probe_limit, w.len()), (7, 1));
+        o.set("Syzygy50MoveRule", Some("false")).unwrap();
+        assert!(!o.syzygy_50_move_rule);
+        assert!(o.set("Syzygy50MoveRule", Some("sometimes")).is_err());
+        assert!(!o.syzygy_50_move_rule);
+        // None of them touches another option.
+        assert_eq!((o.multipv, o.chess960), (1, false));
     }
 }

@@ -148,6 +148,7 @@ pub struct Info {
     pub nodes: Option<u64>,
     pub nps: Option<u64>,
     pub time: Option<u64>,
+    pub tbhits: Option<u64>,
     pub pv: Vec<String>,
     /// An `info string ...` line.
     pub is_string: bool,
@@ -210,8 +211,13 @@ pub fn parse_info(line: &str) -> Option<Info> {
                 i += 1;
             }
             "wdl" => i += 4,
-            "seldepth" | "hashfull" | "tbhits" | "sbhits" | "cpuload" | "currmove"
-            | "currmovenumber" => i += 2,
+            "tbhits" => {
+                info.tbhits = number(&tokens, i + 1);
+                i += 2;
+            }
+            "seldepth" | "hashfull" | "sbhits" | "cpuload" | "currmove" | "currmovenumber" => {
+                i += 2
+            }
             _ => i += 1,
         }
     }

@@ -21,6 +21,7 @@ impl Searcher {
         self.ctl = Arc::clone(ctl);
         self.splits = Arc::clone(splits);
         self.nodes = 0;
+        self.tbhits = 0;
         self.stats = Default::default();
         self.smp = Default::default();
         self.current_sp = None;
@@ -40,10 +41,12 @@ impl Searcher {
     }
 
     /// Lets go of the search's table (the side searcher's too) by pointing at `placeholder`, so
-    /// that a `Hash` change can free the old table before it allocates the new one.
+    /// that a `Hash` change can free the old table before it allocates the new one; and of the
+    /// search's tablebases, so that a `SyzygyPath` change closes the old files.
     pub fn release_table(&mut self, placeholder: &Arc<Table>) {
         self.tt = Arc::clone(placeholder);
         self.current_sp = None;
+        self.syzygy = None;
         if let Some(w) = self.sp_worker.as_mut() {
             w.release_table(placeholder);
         }
@@ -61,9 +64,11 @@ impl Searcher {
     pub fn absorb_worker(&mut self) {
         if let Some(w) = self.sp_worker.as_mut() {
             self.nodes += w.nodes;
+            self.tbhits += w.tbhits;
             self.stats.merge(&w.stats);
             self.smp.merge(&w.smp);
             w.nodes = 0;
+            w.tbhits = 0;
             w.stats = Default::default();
             w.smp = Default::default();
         }
@@ -82,7 +87,9 @@ impl Searcher {
         w.work_at(&joined.0);
         drop(joined);
         self.nodes += w.nodes;
+        self.tbhits += w.tbhits;
         w.nodes = 0;
+        w.tbhits = 0;
         self.sp_worker = Some(w);
     }
 
