@@ -1,10 +1,10 @@
 //! The engine's learning policy (persistent hash table, after Slate's Mouse, BeBe and Crafty): when
 //! a finished search's score has dropped by at least `Learn Threshold` — against the previous search
 //! in this game (two plies earlier, same side to move) or against the best earlier iteration of the
-//! same search — its root position is stored in the learn file; before every search the stored
-//! positions are written into the TT as pinned windows `score ± fuzz` (BeBe's fuzz: 20 cp, none for
-//! mate, tablebase and draw scores), which the search cannot overwrite during that search; a root
-//! scored a mate or a tablebase result is not stored.
+//! same search — its root position is stored in the learn file; the stored positions are written
+//! into the TT as pinned windows `score ± fuzz` (BeBe's fuzz: 20 cp, none for mate, tablebase and
+//! draw scores), which the search cannot overwrite (until the table is cleared); before a search
+//! only what changed since is written. A root scored a mate or a tablebase result is not stored.
 //!
 //! Nothing here waits for the file's lock or writes while the engine's clock runs: stores go to
 //! the background [`writer`](super::writer) (the entry is in memory at once), and before a search
@@ -44,6 +44,10 @@ pub struct Learner {
     /// numbers: they are kept in memory across re-reads of the file.
     pending: Vec<(u64, LearnEntry)>,
     sent: u64,
+    /// The table changed as a whole (a read of the file) since it was last written into a TT.
+    reload: bool,
+    /// Entries learned here since the table was last written into a TT.
+    fresh: Vec<LearnEntry>,
 }
 
 impl Learner {
@@ -69,6 +73,8 @@ impl Learner {
             sink,
             pending: Vec::new(),
             sent: 0,
+            reload: true,
+            fresh: Vec::new(),
         })
     }
 
@@ -126,6 +132,7 @@ impl Learner {
         self.table = snapshot.table;
         self.stamp = snapshot.stamp;
         self.loaded_once = true;
+        self.reload = true;
         for (_, e) in &self.pending {
             self.table.insert(e.clone());
         }
@@ -144,19 +151,27 @@ impl Learner {
     /// Writes every remembered position into the TT as a pinned window; returns how many. (Pins
     /// hold for one search generation, so this runs before every search.)
     pub fn load_into(&self, tt: &Table) -> usize {
-        let mut n = 0;
         for e in self.table.entries() {
-            let score = i32::from(e.score);
-            let fuzz = if score == 0 || is_decisive(score) {
-                0
-            } else {
-                FUZZ_CP
-            };
-            let lower = (score - fuzz).clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16;
-            let upper = (score + fuzz).clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16;
-            tt.store_learned(e.key, PackedMove(e.best_move), lower, upper, e.depth);
-            n += 1;
+            pin(tt, e);
         }
+        self.table.len()
+    }
+
+    /// Brings `tt` up to date with memory, the cheap way: pinned entries stay pinned, so only what
+    /// changed since the last call is written (every entry after a read of the file, or when
+    /// `tt_emptied` says the table was cleared or replaced since; else the entries learned here
+    /// since). Returns how many were written.
+    pub fn sync_into(&mut self, tt: &Table, tt_emptied: bool) -> usize {
+        let n = if self.reload || tt_emptied {
+            self.load_into(tt)
+        } else {
+            for e in &self.fresh {
+                pin(tt, e);
+            }
+            self.fresh.len()
+        };
+        self.reload = false;
+        self.fresh.clear();
         n
     }
 
@@ -205,6 +220,7 @@ impl Learner {
     /// Remembers `entry` and queues it for the writer.
     fn queue(&mut self, entry: LearnEntry, note: Option<String>) -> bool {
         self.table.insert(entry.clone());
+        self.fresh.push(entry.clone());
         self.sent += 1;
         self.pending.push((self.sent, entry.clone()));
         let request = Request {
@@ -257,6 +273,19 @@ impl Drop for Learner {
     }
 }
 
+/// Writes `e` into `tt` as a pinned window `score ± fuzz`.
+fn pin(tt: &Table, e: &LearnEntry) {
+    let score = i32::from(e.score);
+    let fuzz = if score == 0 || is_decisive(score) {
+        0
+    } else {
+        FUZZ_CP
+    };
+    let lower = (score - fuzz).clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16;
+    let upper = (score + fuzz).clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16;
+    tt.store_learned(e.key, PackedMove(e.best_move), lower, upper, e.depth);
+}
+
 #[cfg(test)]
 mod tests {
     use std::fs::{self, File};
@@ -281,6 +310,27 @@ mod tests {
         let lock = File::create(LearnFile::new(path, 1).lock_path()).expect("lock file");
         lock.lock().expect("lock");
         lock
+    }
+
+    #[test]
+    fn only_what_changed_is_written_into_the_table_before_a_search() {
+        let dir = TempDir::new("sync");
+        let path = dir.file("sync.bin");
+        let es = sample(6, 71);
+        LearnFile::new(&path, 100).store(&es[..4]).expect("store");
+        let (mut l, _) = learner(&path, 100);
+        assert!(l.refresh().is_empty());
+        let tt = Table::new(1).expect("table");
+        assert_eq!(l.sync_into(&tt, false), 4, "a read: everything");
+        assert_eq!(l.sync_into(&tt, false), 0, "nothing changed");
+        tt.new_search();
+        assert!(tt.probe(es[0].key).is_some(), "pinned across searches");
+        assert!(l.queue(es[4].clone(), None));
+        assert_eq!(l.sync_into(&tt, false), 1, "the entry learned here");
+        assert!(tt.probe(es[4].key).is_some());
+        tt.clear();
+        assert_eq!(l.sync_into(&tt, true), 5, "an emptied table: everything");
+        assert!(tt.probe(es[0].key).is_some());
     }
 
     #[test]

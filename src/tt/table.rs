@@ -115,8 +115,8 @@ impl Table {
 
     /// Stores a search result. Replacement: the slot holding the same key (kept when the old entry
     /// is much deeper, of this search, and the new one is not exact), else an empty slot, else the slot
-    /// with the lowest `depth - 8 * age`. Entries pinned in this generation (learned positions) are
-    /// never evicted or overwritten by ordinary stores.
+    /// with the lowest `depth - 8 * age`. Pinned entries (learned positions) are never evicted or
+    /// overwritten by ordinary stores, in any generation: they stay until [`Table::clear`].
     pub fn store(&self, key: u64, new: NewEntry) {
         let NewEntry {
             mv,
@@ -133,7 +133,7 @@ impl Table {
             let check = s.check.load(Ordering::Relaxed);
             let old = EntryData::unpack(data);
             let empty = data == 0 || old.bound == Bound::None;
-            let protected = !empty && old.pinned && old.generation == generation && !pinned;
+            let protected = !empty && old.pinned && !pinned;
             if !empty && check ^ data == key {
                 if protected {
                     return;
@@ -169,8 +169,8 @@ impl Table {
     }
 
     /// Writes a learned position as a pinned entry holding the window [`lower`, `upper`] (lower bound
-    /// in the score field, upper bound in the eval field; see [`super::cutoff`]). Pinned entries of the
-    /// current generation are not evicted or overwritten by the search.
+    /// in the score field, upper bound in the eval field; see [`super::cutoff`]). Pinned entries are
+    /// not evicted or overwritten by the search; another learned store of the key replaces one.
     pub fn store_learned(&self, key: u64, mv: PackedMove, lower: i16, upper: i16, depth: u8) {
         self.store(
             key,
@@ -313,6 +313,14 @@ mod tests {
             },
         );
         assert_eq!(t.probe(100).map(|e| e.score), Some(5));
+        // And in later searches; a learned store replaces it; a clear removes it.
+        t.new_search();
+        t.store(100, NewEntry { depth: 60, ..BLANK });
+        assert_eq!(t.probe(100).map(|e| e.score), Some(5));
+        t.store(100, NewEntry { score: 7, ..pinned });
+        assert_eq!(t.probe(100).map(|e| e.score), Some(7));
+        t.clear();
+        assert!(t.probe(100).is_none());
     }
 
     #[test]

@@ -46,6 +46,8 @@ pub struct Engine {
     debug: bool,
     /// A `bench` or `perft` typed at the console, running beside the input loop.
     console: Option<ConsoleJob>,
+    /// The table was cleared or replaced since learned positions were last written into it.
+    tt_emptied: bool,
 }
 
 impl Default for Engine {
@@ -81,6 +83,7 @@ impl Engine {
             tablebases: None,
             debug: false,
             console: None,
+            tt_emptied: true,
         }
     }
 
@@ -142,6 +145,7 @@ impl Engine {
             Command::UciNewGame => {
                 self.stop_and_wait();
                 self.tt.clear();
+                self.tt_emptied = true;
                 self.clear_history();
                 self.game = Game::default();
                 if let Some(l) = self.learner.as_mut() {
@@ -310,7 +314,10 @@ impl Engine {
                 }
                 match change {
                     Change::Hash(mb) => self.resize_table(mb, previous.hash_mb),
-                    Change::ClearHash => self.tt.clear(),
+                    Change::ClearHash => {
+                        self.tt.clear();
+                        self.tt_emptied = true;
+                    }
                     Change::Threads(n) => {
                         if n != self.pool.size() {
                             self.restart_pool(n);
@@ -350,6 +357,7 @@ impl Engine {
             }
         };
         self.tt = Arc::new(table);
+        self.tt_emptied = true;
     }
 
     /// Replaces the pool by one of `n` threads, the old threads (their stacks and tables) freed
@@ -368,6 +376,11 @@ impl Engine {
     /// one evaluation's scores), and reads it now rather than on the first `go`. The learner's
     /// background writer reports through `info string` lines.
     fn open_learner(&mut self) {
+        if self.learner.is_some() {
+            // Its pinned positions leave the table with it.
+            self.tt.clear();
+            self.tt_emptied = true;
+        }
         self.close_learner();
         if !self.options.learning {
             return;
@@ -423,6 +436,7 @@ impl Engine {
             crate::nnue::HAND_WRITTEN.to_string()
         };
         self.tt.clear();
+        self.tt_emptied = true;
         self.open_learner();
     }
 
@@ -548,7 +562,7 @@ impl Engine {
             for m in l.refresh() {
                 info::message(&m);
             }
-            let n = l.load_into(&self.tt);
+            let n = l.sync_into(&self.tt, std::mem::take(&mut self.tt_emptied));
             if self.debug && n > 0 {
                 info::message(&format!("loaded {n} learned positions into the hash table"));
             }
