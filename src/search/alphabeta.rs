@@ -181,7 +181,8 @@ impl Searcher {
                     return s;
                 }
             }
-            // Null move, tried where a cutoff is expected; the node after a null move is a CUT-node.
+            // Null move, tried where a cutoff is expected: the null move should fail high, so the
+            // node after it, the opponent's, is expected to fail low: an ALL-node.
             if expected == NodeType::Cut
                 && depth >= p::NMP_DEPTH()
                 && static_eval >= beta
@@ -198,7 +199,7 @@ impl Searcher {
                         -beta + 1,
                         depth - 1 - r,
                         ply + 1,
-                        NodeType::Cut,
+                        NodeType::All,
                     );
                     self.set_after_null(ply + 1, false);
                     self.keys.pop();
