@@ -33,8 +33,15 @@ pub struct SearchControl {
     start_ms: AtomicU64,
     /// The limits.
     pub limits: SearchLimits,
-    nodes: Vec<CachePadded<AtomicU64>>,
-    tbhits: Vec<CachePadded<AtomicU64>>,
+    /// One cache line per thread, written by that thread only.
+    counts: Vec<CachePadded<Counts>>,
+}
+
+/// What one thread has searched so far, published for the others.
+#[derive(Default)]
+struct Counts {
+    nodes: AtomicU64,
+    tbhits: AtomicU64,
 }
 
 impl SearchControl {
@@ -46,12 +53,7 @@ impl SearchControl {
             epoch: Instant::now(),
             start_ms: AtomicU64::new(0),
             limits,
-            nodes: (0..threads.max(1))
-                .map(|_| CachePadded::new(AtomicU64::new(0)))
-                .collect(),
-            tbhits: (0..threads.max(1))
-                .map(|_| CachePadded::new(AtomicU64::new(0)))
-                .collect(),
+            counts: (0..threads.max(1)).map(|_| Default::default()).collect(),
         }
     }
 
@@ -86,30 +88,29 @@ impl SearchControl {
         self.waiting.load(Ordering::Acquire)
     }
 
-    /// Publishes a thread's node count.
+    /// Publishes a thread's node and tablebase-hit counts.
     #[inline]
-    pub fn publish_nodes(&self, thread: usize, nodes: u64) {
-        if let Some(n) = self.nodes.get(thread) {
-            n.store(nodes, Ordering::Relaxed);
+    pub fn publish(&self, thread: usize, nodes: u64, tbhits: u64) {
+        if let Some(c) = self.counts.get(thread) {
+            c.nodes.store(nodes, Ordering::Relaxed);
+            c.tbhits.store(tbhits, Ordering::Relaxed);
         }
     }
 
     /// Nodes of all threads.
     pub fn total_nodes(&self) -> u64 {
-        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
-    }
-
-    /// Publishes a thread's tablebase hits.
-    #[inline]
-    pub fn publish_tbhits(&self, thread: usize, hits: u64) {
-        if let Some(n) = self.tbhits.get(thread) {
-            n.store(hits, Ordering::Relaxed);
-        }
+        self.counts
+            .iter()
+            .map(|c| c.nodes.load(Ordering::Relaxed))
+            .sum()
     }
 
     /// Tablebase hits of all threads.
     pub fn total_tbhits(&self) -> u64 {
-        self.tbhits.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+        self.counts
+            .iter()
+            .map(|c| c.tbhits.load(Ordering::Relaxed))
+            .sum()
     }
 
     /// True when the hard time limit has passed (never while pondering/infinite).

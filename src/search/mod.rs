@@ -154,8 +154,7 @@ impl Searcher {
     /// Publishes this thread's node and tablebase-hit counts.
     #[inline]
     pub fn publish_counts(&self) {
-        self.ctl.publish_nodes(self.id, self.nodes);
-        self.ctl.publish_tbhits(self.id, self.tbhits);
+        self.ctl.publish(self.id, self.nodes, self.tbhits);
     }
 
     /// Static evaluation of `pos`, reached at `ply`, side to move's view: the network's when one
