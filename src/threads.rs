@@ -29,6 +29,13 @@ pub struct SearchTask {
     pub params: SearchParams,
 }
 
+impl SearchTask {
+    /// Answers for a search that has no result: `bestmove` with the first legal move.
+    pub fn answer_without_result(&self) {
+        answer_first_legal(&self.game, &self.params);
+    }
+}
+
 /// Everything a search job is made of.
 pub struct SearchSpec {
     /// The game whose current position is searched.
@@ -382,11 +389,7 @@ fn answer_for_dead_master(job: &Job, task: &SearchTask, shared: &Shared) {
         }
         o.done = true;
     }
-    if let Some(reporter) = &task.params.reporter {
-        let board = &task.game.board;
-        let first = board.pos().legal_moves().first().copied();
-        reporter.best_move(first, None, board.in_check());
-    }
+    task.answer_without_result();
 }
 
 fn run_job(id: usize, searcher: &mut Searcher, job: &Job, shared: &Shared) {
@@ -460,12 +463,22 @@ fn run_master(
         o.result = result.clone();
         o.done = true;
     }
+    match (&result, &params.reporter) {
+        (Some(r), Some(reporter)) => {
+            reporter.best_move(r.best_move, r.ponder, game.board.in_check());
+        }
+        (None, _) => answer_first_legal(game, params),
+        (Some(_), None) => {}
+    }
+}
+
+/// `bestmove` with the first legal move, for a search that has no result (a dead master, no
+/// thread to search, a panic in the search).
+fn answer_first_legal(game: &Game, params: &SearchParams) {
     if let Some(reporter) = &params.reporter {
-        let (best, ponder) = match &result {
-            Some(r) => (r.best_move, r.ponder),
-            None => (game.board.pos().legal_moves().first().copied(), None),
-        };
-        reporter.best_move(best, ponder, game.board.in_check());
+        let board = &game.board;
+        let first = board.pos().legal_moves().first().copied();
+        reporter.best_move(first, None, board.in_check());
     }
 }
 

@@ -573,11 +573,8 @@ impl Engine {
         if self.pool.size() == 0 {
             // Nothing can search: answer at once rather than never.
             info::error("no search thread is running; playing the first legal move");
-            let best = root.pos().legal_moves().first().copied();
             if let Some(task) = job.task.search() {
-                if let Some(reporter) = &task.params.reporter {
-                    reporter.best_move(best, None, root.in_check());
-                }
+                task.answer_without_result();
             }
             return;
         }
