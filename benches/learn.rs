@@ -2,46 +2,14 @@
 //! 65,536-entry file into a table, and storing one entry into a full file (lock, re-read, merge,
 //! write, fsync, rename).
 
-use std::collections::HashSet;
 use std::path::PathBuf;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use shakmaty::{Chess, Position};
+use trine::learn::{LearnFile, DEFAULT_CAPACITY};
 
-use trine::board::full_key;
-use trine::learn::{LearnEntry, LearnFile, Origin, DEFAULT_CAPACITY};
-use trine::rng::Rng;
-
-/// `n` entries of distinct positions from seeded random games.
-fn entries(n: usize, seed: u64) -> Vec<LearnEntry> {
-    let mut rng = Rng::new(seed);
-    let mut seen = HashSet::new();
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        let mut pos = Chess::default();
-        for ply in 0..120u16 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() || out.len() == n {
-                break;
-            }
-            let m = moves[rng.below(moves.len())];
-            if seen.insert(full_key(&pos)) {
-                let score = rng.below(800) as i16 - 400;
-                let depth = rng.below(24) as u8 + 1;
-                out.push(LearnEntry::from_position(
-                    &pos,
-                    depth,
-                    score,
-                    Some(m),
-                    ply,
-                    Origin::Search,
-                ));
-            }
-            pos.play_unchecked(m);
-        }
-    }
-    out
-}
+#[path = "../tests/learn_entries/mod.rs"]
+mod learn_entries;
+use learn_entries::entries;
 
 /// A scratch directory, removed when dropped.
 struct Scratch(PathBuf);

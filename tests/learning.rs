@@ -12,11 +12,13 @@ use std::time::{Duration, Instant};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
-use trine::learn::{LearnEntry, LearnFile, Origin, DEFAULT_CAPACITY};
+use trine::learn::{LearnFile, DEFAULT_CAPACITY};
 
 mod engine_process;
+mod learn_entries;
 use engine_process::tempdir::TempDir;
 use engine_process::Engine;
+use learn_entries::entries;
 
 /// How long any one answer may take.
 const WAIT: Duration = Duration::from_secs(60);
@@ -264,31 +266,6 @@ fn quit_gives_up_on_a_lock_that_stays_taken_and_says_so() {
     assert_eq!(names, vec!["trine.learn.lock".to_string()]);
 }
 
-/// `n` learned positions from seeded random games, all different.
-fn random_entries(n: usize) -> Vec<LearnEntry> {
-    let mut rng = trine::rng::Rng::new(0x5eed);
-    let mut seen = std::collections::HashSet::new();
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        let mut pos = Chess::default();
-        for ply in 0..120u16 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() || out.len() == n {
-                break;
-            }
-            let m = moves[rng.below(moves.len())];
-            if seen.insert(trine::board::full_key(&pos)) {
-                let score = rng.below(800) as i16 - 400;
-                let depth = rng.below(24) as u8 + 1;
-                let e = LearnEntry::from_position(&pos, depth, score, Some(m), ply, Origin::Search);
-                out.push(e);
-            }
-            pos.play_unchecked(m);
-        }
-    }
-    out
-}
-
 /// What learning costs a search's clock: the time from `go` to the first `info depth` line with
 /// `Learning` off, on, and on with another process writing the file before every `go`, over a
 /// full learn file (65,536 positions). Run it with
@@ -298,10 +275,10 @@ fn random_entries(n: usize) -> Vec<LearnEntry> {
 fn go_to_first_info_with_learning_on_and_off() {
     let dir = TempDir::new("learning-timing");
     let file = dir.join("full.learn");
-    let mut entries = random_entries(DEFAULT_CAPACITY + 100);
-    let extra = entries.split_off(DEFAULT_CAPACITY);
+    let mut full = entries(DEFAULT_CAPACITY + 100, 0x5eed);
+    let extra = full.split_off(DEFAULT_CAPACITY);
     LearnFile::new(&file, DEFAULT_CAPACITY)
-        .store(&entries)
+        .store(&full)
         .unwrap();
     const RUNS: usize = 21;
     for (name, on, other_writer) in [
