@@ -10,6 +10,7 @@ use crate::tt::PackedMove;
 pub const HISTORY_MAX: i32 = 16384;
 
 /// Killers and history for one thread.
+#[derive(Clone)]
 pub struct History {
     killers: [[PackedMove; 2]; MAX_PLY + 2],
     butterfly: Vec<i32>,
@@ -56,6 +57,13 @@ impl History {
     pub fn clear(&mut self) {
         self.killers = [[PackedMove::NONE; 2]; MAX_PLY + 2];
         self.butterfly.iter_mut().for_each(|v| *v = 0);
+    }
+
+    /// Takes over `other`'s killers and history (a helper joining a split point starts from its
+    /// owner's tables); no allocation.
+    pub fn copy_from(&mut self, other: &History) {
+        self.killers = other.killers;
+        self.butterfly.copy_from_slice(&other.butterfly);
     }
 
     /// The two killer moves of `ply`.

@@ -84,6 +84,7 @@ impl Searcher {
             return;
         };
         w.smp.splits_joined += 1;
+        w.take_history(&joined.0);
         w.work_at(&joined.0);
         drop(joined);
         self.nodes += w.nodes;
@@ -101,8 +102,17 @@ impl Searcher {
         };
         let joined = Joined(sp);
         self.smp.splits_joined += 1;
+        self.take_history(&joined.0);
         self.work_at(&joined.0);
         true
+    }
+
+    /// A helper joining `sp` orders its moves with the owner's killers and history: the owner
+    /// searched the tree above and beside the split point, the helper only what it was handed.
+    fn take_history(&mut self, sp: &SplitPoint) {
+        if let Some(h) = sp.history() {
+            self.history.copy_from(h);
+        }
     }
 
     /// Helps at `sp` (already entered) until its moves run out, it fails high, or the search stops.
@@ -174,7 +184,9 @@ impl Searcher {
     pub fn split(&mut self, spec: SplitSpec, moves: Vec<MovePlan>) -> Option<SplitResult> {
         let ply = spec.ply;
         self.smp.count_split(spec.kind, spec.depth);
-        let sp = Arc::new(SplitPoint::new(spec, self.current_sp.clone(), moves));
+        let sp = Arc::new(
+            SplitPoint::new(spec, self.current_sp.clone(), moves).with_history(&self.history),
+        );
         let splits = Arc::clone(&self.splits);
         let offer = Offered {
             board: Arc::clone(&splits),
@@ -273,5 +285,62 @@ mod tests {
         assert_eq!(s.history.score(Color::White, m), 0);
         let w = s.sp_worker.as_ref().unwrap();
         assert_eq!(w.history.score(Color::White, m), 0);
+    }
+
+    #[test]
+    fn a_helper_joining_a_split_point_takes_the_owners_history_and_killers() {
+        use crate::board::Board;
+        use crate::search::history::History;
+        use crate::search::smp::SplitKind;
+        use shakmaty::Position;
+
+        let tt = Arc::new(Table::new(1).unwrap());
+        let ctl = Arc::new(SearchControl::new(SearchLimits::default(), 2, false));
+        let splits = Arc::new(SplitBoard::new(SmpMode::Ybw, 2, 1));
+        let mut helper = Searcher::new(1, Arc::clone(&tt), Arc::clone(&ctl));
+        helper.prepare(&tt, &ctl, &splits);
+        // A move no search from the start position rewards or punishes: a black knight on a1.
+        let odd = Move::Normal {
+            role: Role::Knight,
+            from: Square::A1,
+            capture: None,
+            to: Square::B3,
+            promotion: None,
+        };
+        let mut owner = History::new();
+        owner.update_cutoff(Color::Black, 60, 10, odd, &[]);
+        let owners_score = owner.score(Color::Black, odd);
+        assert!(owners_score > 0);
+        assert_eq!(helper.history.score(Color::Black, odd), 0);
+
+        let board = Board::startpos();
+        let moves: Vec<MovePlan> = board
+            .pos()
+            .legal_moves()
+            .into_iter()
+            .map(|mv| MovePlan {
+                mv,
+                depth: 1,
+                reduction: 0,
+                child: NodeType::Cut,
+                quiet: true,
+            })
+            .collect();
+        let spec = SplitSpec {
+            board,
+            keys: Vec::new(),
+            ply: 0,
+            depth: 2,
+            alpha: -30_000,
+            beta: -29_999,
+            root_depth: 2,
+            best: -30_000,
+            kind: SplitKind::All,
+        };
+        let sp = Arc::new(SplitPoint::new(spec, None, moves).with_history(&owner));
+        splits.publish(&sp);
+        assert!(helper.join_split_point());
+        assert_eq!(helper.history.score(Color::Black, odd), owners_score);
+        assert_eq!(helper.history.killers(60), owner.killers(60));
     }
 }

@@ -22,6 +22,7 @@ use parking_lot::{Condvar, Mutex};
 use shakmaty::Move;
 
 use crate::board::Board;
+use crate::search::history::History;
 use crate::search::{MovePlan, NodeType};
 
 /// Why a node offered a split point.
@@ -128,6 +129,8 @@ pub struct SplitPoint {
     next: CachePadded<AtomicUsize>,
     state: CachePadded<Mutex<State>>,
     finished: Condvar,
+    /// The owner's killers and history when it split, for the helpers that join (read only).
+    history: Option<Box<History>>,
 }
 
 /// What the owner gets back.
@@ -171,7 +174,19 @@ impl SplitPoint {
                 best_pv: Vec::new(),
             })),
             finished: Condvar::new(),
+            history: None,
         }
+    }
+
+    /// The same split point carrying a snapshot of its owner's killers and history.
+    pub fn with_history(mut self, history: &History) -> SplitPoint {
+        self.history = Some(Box::new(history.clone()));
+        self
+    }
+
+    /// The owner's killers and history when it split, if it left a snapshot.
+    pub fn history(&self) -> Option<&History> {
+        self.history.as_deref()
     }
 
     /// The current lower end of the window (the alpha every new move is searched against).
