@@ -107,8 +107,9 @@ impl Searcher {
         true
     }
 
-    /// A helper joining `sp` orders its moves with the owner's killers and history: the owner
-    /// searched the tree above and beside the split point, the helper only what it was handed.
+    /// A helper joining `sp` orders its moves with the owner's killers and history, when the
+    /// owner left a snapshot (`ybw`): the owner searched the tree above and beside the split
+    /// point, the helper only what it was handed.
     fn take_history(&mut self, sp: &SplitPoint) {
         if let Some(h) = sp.history() {
             self.history.copy_from(h);
@@ -184,9 +185,13 @@ impl Searcher {
     pub fn split(&mut self, spec: SplitSpec, moves: Vec<MovePlan>) -> Option<SplitResult> {
         let ply = spec.ply;
         self.smp.count_split(spec.kind, spec.depth);
-        let sp = Arc::new(
-            SplitPoint::new(spec, self.current_sp.clone(), moves).with_history(&self.history),
-        );
+        let mut sp = SplitPoint::new(spec, self.current_sp.clone(), moves);
+        // A YBW helper has no iteration of its own to train its tables: it starts from the
+        // owner's. (In `hybrid` the snapshot measured -17 Elo, paired, -52 .. +17: not used.)
+        if self.splits.mode == SmpMode::Ybw {
+            sp = sp.with_history(&self.history);
+        }
+        let sp = Arc::new(sp);
         let splits = Arc::clone(&self.splits);
         let offer = Offered {
             board: Arc::clone(&splits),
