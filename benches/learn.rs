@@ -5,11 +5,8 @@
 use std::path::PathBuf;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use trine::learn::random::{random_entries, LONG_GAMES};
 use trine::learn::{LearnFile, DEFAULT_CAPACITY};
-
-#[path = "../tests/learn_entries/mod.rs"]
-mod learn_entries;
-use learn_entries::entries;
 
 /// A scratch directory, removed when dropped.
 struct Scratch(PathBuf);
@@ -24,7 +21,7 @@ fn learn_file(c: &mut Criterion) {
     let dir =
         Scratch(std::env::temp_dir().join(format!("trine-learn-bench-{}", std::process::id())));
     std::fs::create_dir_all(&dir.0).expect("create scratch dir");
-    let all = entries(DEFAULT_CAPACITY + 4096, 0x9e37_79b9_7f4a_7c15);
+    let all = random_entries(DEFAULT_CAPACITY + 4096, 0x9e37_79b9_7f4a_7c15, LONG_GAMES);
     let (full, extra) = all.split_at(DEFAULT_CAPACITY);
     let file = LearnFile::new(dir.0.join("learn.bin"), DEFAULT_CAPACITY);
     let n = file.store(full).expect("write the full file");

@@ -12,13 +12,12 @@ use std::time::{Duration, Instant};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
+use trine::learn::random::{random_entries, LONG_GAMES};
 use trine::learn::{LearnFile, DEFAULT_CAPACITY};
 
 mod engine_process;
-mod learn_entries;
 use engine_process::tempdir::TempDir;
 use engine_process::Engine;
-use learn_entries::entries;
 
 /// How long any one answer may take.
 const WAIT: Duration = Duration::from_secs(60);
@@ -275,7 +274,7 @@ fn quit_gives_up_on_a_lock_that_stays_taken_and_says_so() {
 fn go_to_first_info_with_learning_on_and_off() {
     let dir = TempDir::new("learning-timing");
     let file = dir.join("full.learn");
-    let mut full = entries(DEFAULT_CAPACITY + 100, 0x5eed);
+    let mut full = random_entries(DEFAULT_CAPACITY + 100, 0x5eed, LONG_GAMES);
     let extra = full.split_off(DEFAULT_CAPACITY);
     LearnFile::new(&file, DEFAULT_CAPACITY)
         .store(&full)

@@ -15,6 +15,7 @@
 //! * [`epd`]: EPD import and export, so that people and other tools can read and teach positions;
 //! * [`policy`]: what the engine stores and when, and how it loads the positions into the table
 //!   ([`Learner`]);
+//! * [`random`]: entries from seeded random games, for tests and benchmarks;
 //! * [`writer`]: the background thread that writes the file for the engine, off its clock;
 //! * [`error`]: [`LearnError`], what can go wrong.
 
@@ -24,6 +25,7 @@ pub mod error;
 pub mod file;
 pub mod format;
 pub mod policy;
+pub mod random;
 pub mod table;
 pub mod writer;
 

@@ -1,16 +1,12 @@
 //! Helpers of the learning tests: scratch directories and sample entries from random games.
 
-use std::collections::HashSet;
 use std::fs;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use shakmaty::{Chess, Position};
-
 use super::format::{checksum, CHECKSUM_OFFSET, HEADER_SIZE};
-use super::{encode, LearnEntry, LearnTable, Origin, EVAL_VERSION};
-use crate::board::full_key;
-use crate::rng::Rng;
+use super::random::{random_entries, RandomGames};
+use super::{encode, LearnEntry, LearnTable, EVAL_VERSION};
 
 /// A scratch directory, removed when dropped.
 pub(crate) struct TempDir(PathBuf);
@@ -48,38 +44,14 @@ impl Drop for TempDir {
     }
 }
 
-/// `n` entries with distinct keys from random games (seeded), with their best moves.
+/// `n` entries with distinct keys from short random games (seeded), with their best moves.
 pub(crate) fn sample(n: usize, seed: u64) -> Vec<LearnEntry> {
-    let mut rng = Rng::new(seed);
-    let mut seen = HashSet::new();
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        let mut pos = Chess::default();
-        for ply in 0..80u16 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            let m = moves[rng.below(moves.len())];
-            if seen.insert(full_key(&pos)) {
-                let score = rng.below(600) as i16 - 300;
-                let depth = rng.below(20) as u8 + 1;
-                out.push(LearnEntry::from_position(
-                    &pos,
-                    depth,
-                    score,
-                    Some(m),
-                    ply,
-                    Origin::Search,
-                ));
-                if out.len() == n {
-                    break;
-                }
-            }
-            pos.play_unchecked(m);
-        }
-    }
-    out
+    let games = RandomGames {
+        plies: 80,
+        score_span: 300,
+        max_depth: 20,
+    };
+    random_entries(n, seed, games)
 }
 
 pub(crate) fn keys(t: &LearnTable) -> Vec<u64> {
