@@ -305,12 +305,12 @@ pub fn format_table(rows: &[ScaleRow], depth: u32, positions: usize) -> String {
 /// CSV with a header line.
 pub fn format_csv(rows: &[ScaleRow]) -> String {
     let mut s = String::from(
-        "mode,threads,ttd_ms,speedup,nps,nps_scaling,nodes,node_ratio,splits_created,splits_joined,splits_aborted,idle_ms,owner_wait_ms,type_accuracy,splits_all,splits_tt_all,splits_cut,splits_pv,splits_root,shallowest_split\n",
+        "mode,threads,ttd_ms,speedup,nps,nps_scaling,nodes,node_ratio,splits_created,splits_joined,splits_aborted,idle_ms,owner_wait_ms,type_accuracy,splits_all,splits_tt_all,splits_cut,splits_pv,splits_root,shallowest_split,moves_shadowed\n",
     );
     for r in rows {
         let _ = writeln!(
             s,
-            "{},{},{:.3},{:.4},{:.0},{:.4},{},{:.4},{},{},{},{},{},{:.4},{},{},{},{},{},{}",
+            "{},{},{:.3},{:.4},{:.0},{:.4},{},{:.4},{},{},{},{},{},{:.4},{},{},{},{},{},{},{}",
             r.mode.name(),
             r.threads,
             r.ttd_ms,
@@ -330,7 +330,8 @@ pub fn format_csv(rows: &[ScaleRow]) -> String {
             r.smp.splits_by_kind[2],
             r.smp.splits_by_kind[3],
             r.smp.splits_by_kind[4],
-            r.smp.shallowest_split
+            r.smp.shallowest_split,
+            r.smp.moves_shadowed
         );
     }
     s

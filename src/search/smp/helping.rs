@@ -156,25 +156,33 @@ impl Searcher {
             if self.id != 0 {
                 self.splits.maybe_inject_panic();
             }
-            let child = sp.board.play(plan.mv);
-            let alpha = sp.alpha();
-            let mut score = self.search_late(&child, alpha, &plan, sp.ply);
-            if sp.kind.is_pv() && score > alpha && score < sp.beta && !self.stopped {
-                let alpha = sp.alpha();
-                score = -self.alphabeta(
-                    &child,
-                    -sp.beta,
-                    -alpha,
-                    plan.depth,
-                    sp.ply + 1,
-                    NodeType::Pv,
-                );
-            }
-            if self.stopped {
+            if !self.search_at(sp, &plan) {
                 break;
             }
-            sp.report(plan.mv, score, &self.pv.line(sp.ply + 1));
         }
+    }
+
+    /// Searches one move of `sp` as planned and reports its score; false when the search stopped.
+    fn search_at(&mut self, sp: &SplitPoint, plan: &MovePlan) -> bool {
+        let child = sp.board.play(plan.mv);
+        let alpha = sp.alpha();
+        let mut score = self.search_late(&child, alpha, plan, sp.ply);
+        if sp.kind.is_pv() && score > alpha && score < sp.beta && !self.stopped {
+            let alpha = sp.alpha();
+            score = -self.alphabeta(
+                &child,
+                -sp.beta,
+                -alpha,
+                plan.depth,
+                sp.ply + 1,
+                NodeType::Pv,
+            );
+        }
+        if self.stopped {
+            return false;
+        }
+        sp.report(plan.mv, score, &self.pv.line(sp.ply + 1));
+        true
     }
 
     /// The owner's part: offers `moves` (the plans of the moves left) at the node `spec`
@@ -200,18 +208,27 @@ impl Searcher {
         splits.publish(&sp);
         let previous = self.current_sp.replace(Arc::clone(&sp));
         self.split_loop(&sp);
-        self.current_sp = previous;
         drop(offer);
-        // Helpful master: while helpers are still busy here, help at split points they create.
-        while sp.helpers() > 0 && !self.ctl.stopped() {
+        // Helpful master: while helpers are still busy here, help at split points they create;
+        // with none to help at, search a move a helper is still on beside it (the TT shares the
+        // work, whichever finishes first gives the score), and once every move has a score,
+        // call the helpers off.
+        while sp.helpers() > 0 && !self.ctl.stopped() && !self.stopped {
             if let Some(below) = splits.pick_below(&sp) {
                 self.help_below(below);
+            } else if let Some(plan) = sp.unfinished_move() {
+                self.smp.moves_shadowed += 1;
+                self.search_at(&sp, &plan);
+            } else if sp.all_reported() {
+                sp.abandon();
+                break;
             } else {
                 let t = std::time::Instant::now();
                 splits.wait_for_work(std::time::Duration::from_micros(200));
                 self.smp.owner_wait_us += t.elapsed().as_micros() as u64;
             }
         }
+        self.current_sp = previous;
         let result = sp.close_and_wait();
         if result.cutoff {
             self.smp.splits_aborted += 1;

@@ -13,8 +13,14 @@
 //! thread there. A fail-high sets the cutoff flag, which every thread working below the split point
 //! (at any depth of nesting) polls, so all of them stop at once and the owner returns the fail-high
 //! score as a lower bound.
+//!
+//! An owner with no move left to hand out and no split point below its own to help at takes up a
+//! move a helper is still searching and searches it too (the TT shares their work; the first score
+//! reported stands, a second one for the same move is another bound for it). Once every move has a
+//! score the owner abandons the split point: the threads still below it stop as they would at a
+//! cutoff, but the result is not a fail-high.
 
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use crossbeam::utils::CachePadded;
@@ -97,6 +103,10 @@ pub struct SplitSpec {
 struct State {
     helpers: usize,
     closed: bool,
+    /// Per move, whether a score for it has been reported.
+    reported: Vec<bool>,
+    /// Per move, whether the owner has taken it up beside the helper searching it.
+    shadowed: Vec<bool>,
     best: i32,
     best_move: Option<Move>,
     best_pv: Vec<Move>,
@@ -122,9 +132,9 @@ pub struct SplitPoint {
     /// zero-window split point fails high instead).
     alpha: CachePadded<AtomicI32>,
     parent: Option<Arc<SplitPoint>>,
-    /// Read at every node below the split point: kept off the lines that change as moves are
-    /// handed out and reported.
-    cutoff: CachePadded<AtomicBool>,
+    /// [`CUTOFF`] and [`ABANDONED`] bits, read at every node below the split point: kept off the
+    /// lines that change as moves are handed out and reported.
+    stop: CachePadded<AtomicU8>,
     moves: Box<[MovePlan]>,
     next: CachePadded<AtomicUsize>,
     state: CachePadded<Mutex<State>>,
@@ -132,6 +142,12 @@ pub struct SplitPoint {
     /// The owner's killers and history when it split, for the helpers that join (read only).
     history: Option<Box<History>>,
 }
+
+/// A move failed high: every thread working at or below the split point stops.
+const CUTOFF: u8 = 1;
+/// Every move has a score (the owner searched the last ones again beside their helpers): the
+/// helpers still working at or below the split point stop, their work is no longer needed.
+const ABANDONED: u8 = 2;
 
 /// What the owner gets back.
 #[derive(Clone, Debug)]
@@ -163,16 +179,18 @@ impl SplitPoint {
             kind: spec.kind,
             alpha: CachePadded::new(AtomicI32::new(spec.alpha)),
             parent,
-            cutoff: CachePadded::new(AtomicBool::new(false)),
-            moves: moves.into_boxed_slice(),
-            next: CachePadded::new(AtomicUsize::new(0)),
+            stop: CachePadded::new(AtomicU8::new(0)),
             state: CachePadded::new(Mutex::new(State {
                 helpers: 0,
                 closed: false,
+                reported: vec![false; moves.len()],
+                shadowed: vec![false; moves.len()],
                 best: spec.best,
                 best_move: None,
                 best_pv: Vec::new(),
             })),
+            moves: moves.into_boxed_slice(),
+            next: CachePadded::new(AtomicUsize::new(0)),
             finished: Condvar::new(),
             history: None,
         }
@@ -195,12 +213,13 @@ impl SplitPoint {
         self.alpha.load(Ordering::Acquire)
     }
 
-    /// True when this split point or any split point above it has failed high: work below is void.
+    /// True when this split point or any split point above it has failed high or was abandoned:
+    /// work below is void.
     #[inline]
     pub fn is_aborted(&self) -> bool {
         let mut sp = self;
         loop {
-            if sp.cutoff.load(Ordering::Relaxed) {
+            if sp.stop.load(Ordering::Relaxed) != 0 {
                 return true;
             }
             match &sp.parent {
@@ -244,6 +263,30 @@ impl SplitPoint {
         self.moves.get(i).copied()
     }
 
+    /// For the owner once no move is left to hand out: the first move a helper took and has not
+    /// reported yet, which the owner has not taken up before, marked as taken up now. `None`
+    /// when there is none (or the split point was aborted).
+    pub fn unfinished_move(&self) -> Option<MovePlan> {
+        if self.is_aborted() {
+            return None;
+        }
+        let handed_out = self.next.load(Ordering::Acquire).min(self.moves.len());
+        let mut s = self.state.lock();
+        let i = (0..handed_out).find(|&i| !s.reported[i] && !s.shadowed[i])?;
+        s.shadowed[i] = true;
+        Some(self.moves[i])
+    }
+
+    /// True when every move has been handed out and has a score.
+    pub fn all_reported(&self) -> bool {
+        self.moves_left() == 0 && self.state.lock().reported.iter().all(|&r| r)
+    }
+
+    /// The owner has a score for every move: the helpers still searching here stop.
+    pub fn abandon(&self) {
+        self.stop.fetch_or(ABANDONED, Ordering::AcqRel);
+    }
+
     /// Moves not yet handed out.
     #[inline]
     pub fn moves_left(&self) -> usize {
@@ -256,6 +299,9 @@ impl SplitPoint {
     /// move (and, at a PV split point, raises alpha); a fail-high raises the cutoff flag.
     pub fn report(&self, m: Move, score: i32, child_pv: &[Move]) {
         let mut s = self.state.lock();
+        if let Some(i) = self.moves.iter().position(|p| p.mv == m) {
+            s.reported[i] = true;
+        }
         if score > s.best {
             s.best = score;
             if score > self.alpha() {
@@ -269,7 +315,7 @@ impl SplitPoint {
             }
         }
         if score >= self.beta {
-            self.cutoff.store(true, Ordering::Release);
+            self.stop.fetch_or(CUTOFF, Ordering::AcqRel);
         }
     }
 
@@ -303,7 +349,7 @@ impl SplitPoint {
             best: s.best,
             best_move: s.best_move,
             best_pv: std::mem::take(&mut s.best_pv),
-            cutoff: self.cutoff.load(Ordering::Acquire),
+            cutoff: self.stop.load(Ordering::Acquire) & CUTOFF != 0,
         }
     }
 }
@@ -401,6 +447,57 @@ mod tests {
         assert_eq!(r.best, -20);
         assert!(r.best <= sp.alpha());
         assert_eq!(r.best_move, None);
+    }
+
+    #[test]
+    fn an_owner_takes_up_each_unreported_move_once_and_abandons_when_all_have_scores() {
+        let sp = split_point(None);
+        let below = split_point(Some(Arc::clone(&sp)));
+        assert!(sp.try_enter());
+        // Nothing handed out yet: nothing to take up, and not every move has a score.
+        assert!(sp.unfinished_move().is_none());
+        assert!(!sp.all_reported());
+        // A helper takes the first move; the owner takes and reports the rest.
+        let first = sp.next_move().unwrap();
+        let mut n = 0;
+        while let Some(plan) = sp.next_move() {
+            sp.report(plan.mv, -30 - n, &[]);
+            n += 1;
+        }
+        assert_eq!(sp.moves_left(), 0);
+        assert!(!sp.all_reported(), "the helper's move has no score yet");
+        // The owner takes up the helper's move, once.
+        let shadow = sp.unfinished_move().expect("the helper's move");
+        assert_eq!(shadow.mv, first.mv);
+        assert!(sp.unfinished_move().is_none());
+        // The owner's score arrives first: every move has one, and abandoning stops the helper
+        // (and everything below) without reporting a fail-high.
+        sp.report(shadow.mv, -25, &[]);
+        assert!(sp.all_reported());
+        assert!(!sp.is_aborted());
+        sp.abandon();
+        assert!(sp.is_aborted() && below.is_aborted());
+        assert!(sp.unfinished_move().is_none());
+        // The helper's late score for the same move is a second bound for it; the best stays
+        // an upper bound with no best move.
+        sp.report(first.mv, -28, &[]);
+        sp.leave();
+        let r = sp.close_and_wait();
+        assert!(!r.cutoff, "an abandoned split point did not fail high");
+        assert_eq!(r.best, -25);
+        assert!(r.best <= sp.alpha());
+        assert_eq!(r.best_move, None);
+    }
+
+    #[test]
+    fn a_cutoff_leaves_nothing_to_take_up() {
+        let sp = split_point(None);
+        let a = sp.next_move().unwrap();
+        let b = sp.next_move().unwrap();
+        sp.report(a.mv, 5, &[]);
+        assert!(sp.is_aborted());
+        assert!(sp.unfinished_move().is_none(), "{:?} is void", b.mv);
+        assert!(sp.close_and_wait().cutoff);
     }
 
     #[test]

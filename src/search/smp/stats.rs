@@ -23,6 +23,9 @@ pub struct SmpStats {
     pub idle_us: u64,
     /// Time owners spent waiting for their helpers to finish, microseconds.
     pub owner_wait_us: u64,
+    /// Moves an owner searched again beside the helper still searching them (no split point below
+    /// to help at).
+    pub moves_shadowed: u64,
 }
 
 impl SmpStats {
@@ -52,5 +55,6 @@ impl SmpStats {
         self.split_bound_errors += o.split_bound_errors;
         self.idle_us += o.idle_us;
         self.owner_wait_us += o.owner_wait_us;
+        self.moves_shadowed += o.moves_shadowed;
     }
 }
