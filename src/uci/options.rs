@@ -154,9 +154,9 @@ const SPECS: &[Spec] = &[
 /// The `SyzygyPath` value of no tablebases (as Stockfish); an empty value means the same.
 pub const NO_SYZYGY_PATH: &str = "<empty>";
 
-/// The parallel scheme used unless `SMP Mode` says otherwise: the one that measured best
-/// (`trine scale`, see docs/scaling.md).
-pub const DEFAULT_SMP_MODE: &str = "lazy";
+/// The parallel scheme used unless `SMP Mode` says otherwise: the one that measured best in Elo
+/// (2 threads, `hybrid` against `lazy`, see docs/scaling.md).
+pub const DEFAULT_SMP_MODE: &str = "hybrid";
 
 /// Current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
