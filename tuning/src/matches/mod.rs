@@ -11,6 +11,7 @@
 //! | [`adjudication`] | resign and draw adjudication |
 //! | [`openings`] | EPD and PGN opening readers, shuffling |
 //! | [`pgn`] | PGN output |
+//! | [`pool`] | pooling finished matches (`trine-pool`) |
 //! | [`stats`] | Elo, confidence intervals, LOS, SPRT |
 
 pub mod adjudication;
@@ -19,6 +20,7 @@ pub mod engine;
 pub mod game;
 pub mod openings;
 pub mod pgn;
+pub mod pool;
 pub mod runner;
 pub mod stats;
 pub mod tc;

@@ -1,0 +1,49 @@
+//! `trine-pool` from the command line: reads a trine-match summary from a file, pools it with
+//! pair counts given by hand, and refuses inputs it cannot pool without crashing.
+
+use std::process::Command;
+
+const SUMMARY: &str = "\
+Results of hybrid2 vs lazy2 (344 games):
+56 wins, 231 draws, 57 losses for hybrid2: score 171.5/344 (49.9 %)
+White wins 71, Black wins 42, draws 231
+Elo: -1.0 +/- 20.7 (95%, pentanomial; interval -21.7 to 19.7), nElo: -1.8, LOS: 46.2 %, DrawRatio: 67.2 %
+Ptnml(0-2) [LL, LD, DD+WL, WD, WW]: [3, 40, 90, 33, 6] (172 pairs)
+";
+
+#[test]
+fn pools_a_file_with_pair_counts() {
+    let dir = std::env::temp_dir().join(format!("trine-pool-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("run.log");
+    std::fs::write(&log, SUMMARY).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_trine-pool"))
+        .arg(&log)
+        .args(["--ptnml", "0-6-12-8-2"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("| 344 | 56-231-57 | 3-40-90-33-6 | -1.0 (-21.7 .. +19.7) |"),
+        "{text}"
+    );
+    assert!(
+        text.contains("| pooled | 400 | - | 3-46-102-41-8 | +4.3 (-15.1 .. +23.9) |"),
+        "{text}"
+    );
+
+    let missing = Command::new(env!("CARGO_BIN_EXE_trine-pool"))
+        .arg(dir.join("absent.log"))
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read"));
+
+    let bad = Command::new(env!("CARGO_BIN_EXE_trine-pool"))
+        .args(["--ptnml", "1-2-3"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(1));
+    std::fs::remove_dir_all(&dir).ok();
+}
