@@ -3,20 +3,11 @@
 
 use std::process::Command;
 
-const SUMMARY: &str = "\
-Results of hybrid2 vs lazy2 (344 games):
-56 wins, 231 draws, 57 losses for hybrid2: score 171.5/344 (49.9 %)
-White wins 71, Black wins 42, draws 231
-Elo: -1.0 +/- 20.7 (95%, pentanomial; interval -21.7 to 19.7), nElo: -1.8, LOS: 46.2 %, DrawRatio: 67.2 %
-Ptnml(0-2) [LL, LD, DD+WL, WD, WW]: [3, 40, 90, 33, 6] (172 pairs)
-";
-
 #[test]
 fn pools_a_file_with_pair_counts() {
     let dir = std::env::temp_dir().join(format!("trine-pool-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let log = dir.join("run.log");
-    std::fs::write(&log, SUMMARY).unwrap();
+    let log = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/match-summary.log");
     let out = Command::new(env!("CARGO_BIN_EXE_trine-pool"))
         .arg(&log)
         .args(["--ptnml", "0-6-12-8-2"])

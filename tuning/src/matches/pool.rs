@@ -4,7 +4,7 @@
 //! round to the first match's point of view — and estimates Elo from the summed pentanomial
 //! counts with the same formula `trine-match` uses.
 
-use crate::matches::stats::elo::{estimate_pentanomial, EloEstimate};
+use crate::matches::stats::elo::{elo_text, estimate_pentanomial, EloEstimate};
 use crate::matches::stats::{Pentanomial, Wdl};
 
 /// The counts of one finished match, from its first engine's point of view.
@@ -120,28 +120,32 @@ pub fn parse_summary(source: &str, text: &str) -> Result<MatchCounts, String> {
     Ok(counts)
 }
 
-/// Adds matches up from the first named match's point of view (or the first match's when none
-/// is named). A named match between other engines is an error; one with the engines the other
-/// way round is turned round first. Counts given by hand are taken as they are.
-pub fn pool(matches: &[MatchCounts]) -> Result<MatchCounts, String> {
+/// The matches turned to the first named match's point of view (the first match's when none is
+/// named): one with the engines the other way round is turned round, one between other engines
+/// is an error, and counts given by hand are taken as they are.
+pub fn oriented(matches: &[MatchCounts]) -> Result<Vec<MatchCounts>, String> {
+    let names = matches.iter().find_map(|m| m.names.clone());
+    matches
+        .iter()
+        .map(|m| match (&names, &m.names) {
+            (Some([a, b]), Some([x, y])) if a == y && b == x => Ok(m.swapped()),
+            (Some([a, b]), Some([x, y])) if a != x || b != y => Err(format!(
+                "{}: {x} vs {y} is not a match between {a} and {b}",
+                m.source
+            )),
+            _ => Ok(m.clone()),
+        })
+        .collect()
+}
+
+/// Adds up matches already [`oriented`] to one point of view.
+fn sum(matches: &[MatchCounts]) -> Result<MatchCounts, String> {
     if matches.is_empty() {
         return Err("nothing to pool: give trine-match output files or --ptnml".to_string());
     }
-    let names = matches.iter().find_map(|m| m.names.clone());
     let mut counts = [0u64; 5];
     let mut wdl = Some(Wdl::default());
     for m in matches {
-        let m = match (&names, &m.names) {
-            (Some([a, b]), Some([x, y])) if a == x && b == y => m.clone(),
-            (Some([a, b]), Some([x, y])) if a == y && b == x => m.swapped(),
-            (Some([a, b]), Some([x, y])) => {
-                return Err(format!(
-                    "{}: {x} vs {y} is not a match between {a} and {b}",
-                    m.source
-                ))
-            }
-            _ => m.clone(),
-        };
         for (c, k) in counts.iter_mut().zip(m.penta.counts) {
             *c += k;
         }
@@ -156,18 +160,15 @@ pub fn pool(matches: &[MatchCounts]) -> Result<MatchCounts, String> {
     }
     Ok(MatchCounts {
         source: "pooled".to_string(),
-        names,
+        names: matches.iter().find_map(|m| m.names.clone()),
         wdl,
         penta: Pentanomial::new(counts),
     })
 }
 
-fn elo_text(v: f64) -> String {
-    if v.is_infinite() {
-        if v > 0.0 { "+inf" } else { "-inf" }.to_string()
-    } else {
-        format!("{:+.1}", v + 0.0)
-    }
+/// Adds matches up from the first named match's point of view (see [`oriented`]).
+pub fn pool(matches: &[MatchCounts]) -> Result<MatchCounts, String> {
+    sum(&oriented(matches)?)
 }
 
 /// One table row: source, games, W-D-L, pair counts and Elo with its 95 % interval.
@@ -183,9 +184,9 @@ pub fn row(m: &MatchCounts) -> String {
         |e| {
             format!(
                 "{} ({} .. {})",
-                elo_text(e.elo),
-                elo_text(e.lower),
-                elo_text(e.upper)
+                elo_text(e.elo, true),
+                elo_text(e.lower, true),
+                elo_text(e.upper, true)
             )
         },
     );
@@ -197,7 +198,8 @@ pub fn row(m: &MatchCounts) -> String {
 
 /// The report: a Markdown table with one row per match and the pooled row.
 pub fn report(matches: &[MatchCounts]) -> Result<Vec<String>, String> {
-    let pooled = pool(matches)?;
+    let runs = oriented(matches)?;
+    let pooled = sum(&runs)?;
     let mut lines = Vec::new();
     if let Some([a, b]) = &pooled.names {
         lines.push(format!("{a} vs {b}, from {a}'s point of view"));
@@ -205,13 +207,7 @@ pub fn report(matches: &[MatchCounts]) -> Result<Vec<String>, String> {
     lines
         .push("| source | games | W-D-L | pairs LL-LD-DD-WD-WW | Elo (95 %, pentanomial) |".into());
     lines.push("|---|---|---|---|---|".into());
-    for m in matches {
-        let m = match (&pooled.names, &m.names) {
-            (Some([a, _]), Some([x, _])) if a != x => m.swapped(),
-            _ => m.clone(),
-        };
-        lines.push(row(&m));
-    }
+    lines.extend(runs.iter().map(row));
     lines.push(row(&pooled));
     Ok(lines)
 }
@@ -220,16 +216,8 @@ pub fn report(matches: &[MatchCounts]) -> Result<Vec<String>, String> {
 mod tests {
     use super::*;
 
-    const SUMMARY: &str = "\
-Finished game 344 (lazy2 vs hybrid2): 1-0 {Black resigns (resign adjudication)}
-Score of hybrid2 vs lazy2: 56 - 57 - 231  [0.499] 344
---------------------------------------------------
-Results of hybrid2 vs lazy2 (344 games):
-56 wins, 231 draws, 57 losses for hybrid2: score 171.5/344 (49.9 %)
-White wins 71, Black wins 42, draws 231
-Elo: -1.0 +/- 20.7 (95%, pentanomial; interval -21.7 to 19.7), nElo: -1.8, LOS: 46.2 %, DrawRatio: 67.2 %
-Ptnml(0-2) [LL, LD, DD+WL, WD, WW]: [3, 40, 90, 33, 6] (172 pairs)
-";
+    /// The end of a real trine-match run (also read by tuning/tests/pool.rs).
+    const SUMMARY: &str = include_str!("../../tests/data/match-summary.log");
 
     #[test]
     fn reads_a_summary_and_reproduces_its_elo() {

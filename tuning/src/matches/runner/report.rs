@@ -11,12 +11,7 @@ use crate::matches::stats::elo::{
 use crate::matches::stats::sprt::Sprt;
 
 fn elo_text(v: f64) -> String {
-    if v.is_infinite() {
-        if v > 0.0 { "+inf" } else { "-inf" }.to_string()
-    } else {
-        // adding 0.0 turns -0.0 into 0.0
-        format!("{:.1}", v + 0.0)
-    }
+    crate::matches::stats::elo::elo_text(v, false)
 }
 
 /// `Finished game 3 (A vs B): 1-0 {White mates}`.

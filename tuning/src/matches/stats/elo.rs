@@ -50,6 +50,19 @@ pub fn normal_cdf(x: f64) -> f64 {
     0.5 * erfc(-x / std::f64::consts::SQRT_2)
 }
 
+/// An Elo figure as reports print it: one decimal, `+inf`/`-inf` for the infinities, and with
+/// `plus` a `+` before positive values.
+pub fn elo_text(v: f64, plus: bool) -> String {
+    if v.is_infinite() {
+        if v > 0.0 { "+inf" } else { "-inf" }.to_string()
+    } else if plus {
+        // adding 0.0 turns -0.0 into 0.0
+        format!("{:+.1}", v + 0.0)
+    } else {
+        format!("{:.1}", v + 0.0)
+    }
+}
+
 /// An Elo estimate with its 95 % confidence interval and likelihood of superiority.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EloEstimate {
