@@ -21,6 +21,7 @@ fn main() {
         modes: vec![SmpMode::Lazy, SmpMode::Ybw, SmpMode::Hybrid],
         hash_mb: 64,
         split_depth: trine::search::smp::MIN_SPLIT_DEPTH,
+        hybrid_margin: trine::search::smp::HYBRID_MARGIN,
         progress: false,
     };
     match run(&cfg) {

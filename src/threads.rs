@@ -54,6 +54,8 @@ pub struct SearchSpec {
     pub mode: SmpMode,
     /// Smallest remaining depth at which a node offers a split point.
     pub min_split_depth: i32,
+    /// `hybrid`: how many plies below the root split points are offered.
+    pub hybrid_margin: i32,
 }
 
 /// What the threads do.
@@ -126,11 +128,10 @@ impl Job {
             })),
             ctl: Arc::new(SearchControl::new(spec.limits, spec.threads, spec.waiting)),
             tt: spec.tt,
-            splits: Arc::new(SplitBoard::new(
-                spec.mode,
-                spec.threads,
-                spec.min_split_depth,
-            )),
+            splits: Arc::new(
+                SplitBoard::new(spec.mode, spec.threads, spec.min_split_depth)
+                    .with_hybrid_margin(spec.hybrid_margin),
+            ),
             outcome: Mutex::new(JobOutcome::default()),
         }
     }
@@ -540,6 +541,7 @@ mod tests {
             mode,
             // Split from depth 2, so that split points are many even in a short search.
             min_split_depth: 2,
+            hybrid_margin: crate::search::smp::HYBRID_MARGIN,
         }))
     }
 

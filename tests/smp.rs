@@ -10,8 +10,8 @@ use shakmaty::Position;
 use trine::board::{Board, Game};
 use trine::score::{mate_moves, MATE_BOUND};
 use trine::search::iterate::SearchParams;
-use trine::search::smp::MIN_SPLIT_DEPTH;
 use trine::search::smp::{SmpMode, SplitKind};
+use trine::search::smp::{HYBRID_MARGIN, MIN_SPLIT_DEPTH};
 use trine::search::SearchLimits;
 use trine::threads::{Job, JobOutcome, Pool, SearchSpec};
 use trine::tt::Table;
@@ -19,6 +19,16 @@ use trine::tt::Table;
 const MODES: [SmpMode; 3] = [SmpMode::Lazy, SmpMode::Ybw, SmpMode::Hybrid];
 
 fn run(pool: &Pool, fen: &str, depth: u32, mode: SmpMode) -> JobOutcome {
+    run_with_margin(pool, fen, depth, mode, HYBRID_MARGIN)
+}
+
+fn run_with_margin(
+    pool: &Pool,
+    fen: &str,
+    depth: u32,
+    mode: SmpMode,
+    hybrid_margin: i32,
+) -> JobOutcome {
     let tt = Arc::new(Table::new(16).unwrap());
     let limits = SearchLimits {
         depth: Some(depth),
@@ -33,6 +43,7 @@ fn run(pool: &Pool, fen: &str, depth: u32, mode: SmpMode) -> JobOutcome {
         threads: pool.size(),
         mode,
         min_split_depth: MIN_SPLIT_DEPTH,
+        hybrid_margin,
     });
     pool.run(Arc::new(job))
 }
@@ -142,6 +153,27 @@ fn split_points_are_created_joined_and_aborted() {
             );
         }
     }
+}
+
+/// `hybrid`'s margin: a wide one offers split points deeper below the root than the default, so
+/// the same searches create more of them.
+#[test]
+fn a_wider_hybrid_margin_splits_more() {
+    let pool = Pool::new(2).unwrap();
+    let created = |margin: i32| {
+        let mut total = trine::search::smp::SmpStats::default();
+        for fen in trine::bench::POSITIONS.iter().take(4) {
+            total.merge(&run_with_margin(&pool, fen, 12, SmpMode::Hybrid, margin).smp);
+        }
+        assert_eq!(total.split_bound_errors, 0, "margin {margin}: {total:?}");
+        assert!(total.shallowest_split >= MIN_SPLIT_DEPTH as u32);
+        total.splits_created
+    };
+    let (narrow, wide) = (created(HYBRID_MARGIN), created(64));
+    assert!(
+        wide > narrow,
+        "margin 64: {wide} split points, margin 2: {narrow}"
+    );
 }
 
 /// Mates and only moves: every mode at 2, 4 and 8 threads returns the exact mate score, and the
@@ -278,9 +310,15 @@ fn stress_go_stop_threads_newgame_never_deadlocks_or_loses_a_bestmove() {
 fn fixed_depth_terminates_with_threads_over_uci() {
     let mut e = Engine::start();
     let mut bestmoves = 0;
-    for mode in ["lazy", "ybw", "hybrid"] {
+    for (mode, margin) in [("lazy", 2), ("ybw", 2), ("hybrid", 2), ("hybrid", 64)] {
         e.send("setoption name Threads value 4");
         e.send(&format!("setoption name SMP Mode value {mode}"));
+        // The widest margin with the smallest split depth: split points all through the tree.
+        let split_depth = if margin == 64 { 1 } else { 8 };
+        e.send(&format!("setoption name SMP Hybrid Margin value {margin}"));
+        e.send(&format!(
+            "setoption name SMP Split Depth value {split_depth}"
+        ));
         e.send("position startpos moves e2e4 e7e5");
         e.send("go depth 7");
         let line = wait_for(&mut e, "bestmove", &mut bestmoves);

@@ -50,7 +50,7 @@ fn random_other(rng: &mut Rng) -> String {
         "position fen 7k/8/8/8/8/8/8/K7 w - - 0 1 moves a1b2",
         "position",
     ];
-    const OPTIONS: [&str; 12] = [
+    const OPTIONS: [&str; 14] = [
         "setoption name Threads value 4",
         "setoption name Threads value 1",
         "setoption name Threads value 3",
@@ -59,6 +59,8 @@ fn random_other(rng: &mut Rng) -> String {
         "setoption name SMP Mode value ybw",
         "setoption name SMP Mode value hybrid",
         "setoption name SMP Mode value lazy",
+        "setoption name SMP Hybrid Margin value 9",
+        "setoption name SMP Split Depth value 3",
         "setoption name MultiPV value 3",
         "setoption name MultiPV value 1",
         "setoption name Clear Hash",

@@ -40,6 +40,10 @@ pub struct ScaleArgs {
     #[arg(long, default_value_t = crate::search::smp::MIN_SPLIT_DEPTH,
           value_parser = clap::value_parser!(i32).range(1..=64))]
     pub split_depth: i32,
+    /// hybrid: how many plies below the root (in remaining depth) split points are offered.
+    #[arg(long, default_value_t = crate::search::smp::HYBRID_MARGIN,
+          value_parser = clap::value_parser!(i32).range(0..=64))]
+    pub hybrid_margin: i32,
     /// CSV output file.
     #[arg(long, default_value = "scale.csv")]
     pub csv: PathBuf,
@@ -63,6 +67,8 @@ pub struct ScaleConfig {
     pub hash_mb: usize,
     /// Smallest split depth.
     pub split_depth: i32,
+    /// `hybrid`'s margin below the root.
+    pub hybrid_margin: i32,
     /// Show a progress bar on stderr.
     pub progress: bool,
 }
@@ -168,6 +174,7 @@ fn measure(
             threads,
             mode,
             min_split_depth: cfg.split_depth,
+            hybrid_margin: cfg.hybrid_margin,
         }));
         let start = Instant::now();
         let outcome = pool.run(job);
@@ -405,6 +412,7 @@ pub fn run_cli(args: ScaleArgs) -> ExitCode {
         mode,
         hash,
         split_depth,
+        hybrid_margin,
         csv,
         svg,
     } = args;
@@ -440,6 +448,7 @@ pub fn run_cli(args: ScaleArgs) -> ExitCode {
         modes,
         hash_mb: hash,
         split_depth,
+        hybrid_margin,
         progress: true,
     };
     let rows = match run(&cfg) {

@@ -556,6 +556,7 @@ impl Engine {
             threads: self.pool.size(),
             mode: self.options.smp_mode,
             min_split_depth: self.options.split_depth,
+            hybrid_margin: self.options.hybrid_margin,
         }));
         self.tt.new_search();
         if let Some(l) = self.learner.as_mut() {

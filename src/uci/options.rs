@@ -92,6 +92,14 @@ const SPECS: &[Spec] = &[
         },
     },
     Spec {
+        name: "SMP Hybrid Margin",
+        kind: Kind::Spin {
+            default: crate::search::smp::HYBRID_MARGIN as i64,
+            min: 0,
+            max: 64,
+        },
+    },
+    Spec {
         name: "Learning",
         kind: Kind::Check { default: false },
     },
@@ -177,6 +185,8 @@ pub struct Options {
     pub smp_mode: SmpMode,
     /// Smallest remaining depth at which a node offers a split point (`ybw`, `hybrid`).
     pub split_depth: i32,
+    /// `hybrid`: how many plies below the root (in remaining depth) split points are offered.
+    pub hybrid_margin: i32,
     /// Position learning on (persistent hash table).
     pub learning: bool,
     /// Path of the learn file.
@@ -210,6 +220,7 @@ impl Default for Options {
             chess960: false,
             smp_mode: SmpMode::parse(DEFAULT_SMP_MODE).unwrap_or(SmpMode::Lazy),
             split_depth: crate::search::smp::MIN_SPLIT_DEPTH,
+            hybrid_margin: crate::search::smp::HYBRID_MARGIN,
             learning: false,
             learn_file: "trine.learn".to_string(),
             learn_threshold: 33,
@@ -352,6 +363,10 @@ impl Options {
                         self.split_depth = v as i32;
                         Change::Stored
                     }
+                    "SMP Hybrid Margin" => {
+                        self.hybrid_margin = v as i32;
+                        Change::Stored
+                    }
                     "Learn Threshold" => {
                         self.learn_threshold = v as i32;
                         Change::Stored
@@ -453,6 +468,13 @@ mod tests {
         assert_eq!(o.split_depth, 5);
         let (_, warnings) = o.set("smp split depth", Some("0")).unwrap();
         assert_eq!((o.split_depth, warnings.len()), (1, 1));
+        assert_eq!(o.hybrid_margin, 2);
+        o.set("SMP Hybrid Margin", Some("6")).unwrap();
+        assert_eq!(o.hybrid_margin, 6);
+        let (_, warnings) = o.set("smp hybrid margin", Some("99")).unwrap();
+        assert_eq!((o.hybrid_margin, warnings.len()), (64, 1));
+        assert!(o.set("SMP Hybrid Margin", Some("wide")).is_err());
+        assert_eq!(o.hybrid_margin, 64);
         assert!(o.set("SMP Mode", Some("dts")).is_err());
         assert_eq!(o.set("Learning", Some("true")).unwrap().0, Change::Learn);
         assert!(o.learning);

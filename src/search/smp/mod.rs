@@ -10,6 +10,6 @@ pub mod split_board;
 pub mod split_point;
 pub mod stats;
 
-pub use split_board::{SmpMode, SplitBoard, MIN_SPLIT_DEPTH};
+pub use split_board::{SmpMode, SplitBoard, HYBRID_MARGIN, MIN_SPLIT_DEPTH};
 pub use split_point::{SplitKind, SplitPoint, SplitResult, SplitSpec};
 pub use stats::SmpStats;

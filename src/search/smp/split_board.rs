@@ -59,12 +59,15 @@ pub struct SplitBoard {
     pub threads: usize,
     /// Smallest remaining depth at which a split point is created.
     pub min_depth: i32,
+    /// `hybrid` only: how many plies below the root (in remaining depth) split points are offered.
+    pub hybrid_margin: i32,
     /// Tests only: the next helper (any thread but the master) to take a move at a split point panics.
     #[cfg(test)]
     pub inject_panic: AtomicBool,
 }
 
-/// In `hybrid` mode, how far below the root (in remaining depth) split points are still offered.
+/// Default of `hybrid`'s margin: how far below the root (in remaining depth) split points are
+/// still offered.
 pub const HYBRID_MARGIN: i32 = 2;
 
 /// Default smallest split depth.
@@ -81,9 +84,16 @@ impl SplitBoard {
             mode,
             threads,
             min_depth,
+            hybrid_margin: HYBRID_MARGIN,
             #[cfg(test)]
             inject_panic: AtomicBool::new(false),
         }
+    }
+
+    /// The same board with `hybrid`'s margin set to `margin` plies (negative counts as 0).
+    pub fn with_hybrid_margin(mut self, margin: i32) -> SplitBoard {
+        self.hybrid_margin = margin.max(0);
+        self
     }
 
     /// Tests only: panics once when [`SplitBoard::inject_panic`] is set (a helper dying mid-search).
@@ -96,7 +106,7 @@ impl SplitBoard {
 
     /// Should a node of remaining `depth`, in an iteration of depth `root_depth`, offer a split
     /// point now? `ybw`: when a helper is idle. `hybrid`: only near the root (remaining depth at
-    /// least `root_depth - HYBRID_MARGIN`), where a split point holds more work than a lazy
+    /// least `root_depth - hybrid_margin`), where a split point holds more work than a lazy
     /// helper's own iteration would do in the time it helps.
     #[inline]
     pub fn wanted(&self, depth: i32, root_depth: i32) -> bool {
@@ -106,7 +116,7 @@ impl SplitBoard {
         match self.mode {
             SmpMode::Lazy => false,
             SmpMode::Ybw => self.idle.load(Ordering::Relaxed) > 0,
-            SmpMode::Hybrid => depth >= root_depth - HYBRID_MARGIN,
+            SmpMode::Hybrid => depth >= root_depth - self.hybrid_margin,
         }
     }
 
@@ -210,5 +220,10 @@ mod tests {
         // Hybrid offers split points near the root only.
         assert!(hybrid.wanted(8, 8 + HYBRID_MARGIN) && !hybrid.wanted(7, 8 + HYBRID_MARGIN));
         assert!(!SplitBoard::new(SmpMode::Hybrid, 1, 2).wanted(10, 10));
+        // A wider margin offers split points deeper in the tree, never below the split depth.
+        let wide = SplitBoard::new(SmpMode::Hybrid, 4, 8).with_hybrid_margin(5);
+        assert!(wide.wanted(15, 20) && !wide.wanted(14, 20) && !wide.wanted(7, 10));
+        let zero = SplitBoard::new(SmpMode::Hybrid, 4, 2).with_hybrid_margin(-3);
+        assert!(zero.wanted(20, 20) && !zero.wanted(19, 20));
     }
 }
