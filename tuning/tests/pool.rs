@@ -5,9 +5,8 @@ use std::process::Command;
 
 #[test]
 fn pools_a_file_with_pair_counts() {
-    let dir = std::env::temp_dir().join(format!("trine-pool-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let log = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/match-summary.log");
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let log = data.join("match-summary.log");
     let out = Command::new(env!("CARGO_BIN_EXE_trine-pool"))
         .arg(&log)
         .args(["--ptnml", "0-6-12-8-2"])
@@ -25,7 +24,7 @@ fn pools_a_file_with_pair_counts() {
     );
 
     let missing = Command::new(env!("CARGO_BIN_EXE_trine-pool"))
-        .arg(dir.join("absent.log"))
+        .arg(data.join("absent.log"))
         .output()
         .unwrap();
     assert_eq!(missing.status.code(), Some(1));
@@ -36,5 +35,4 @@ fn pools_a_file_with_pair_counts() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(1));
-    std::fs::remove_dir_all(&dir).ok();
 }
