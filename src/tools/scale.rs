@@ -30,7 +30,7 @@ pub struct ScaleArgs {
     /// EPD/FEN file of positions (default: 13 of the bench positions).
     #[arg(long)]
     pub positions: Option<PathBuf>,
-    /// lazy, ybw, hybrid or all.
+    /// lazy, ybw, hybrid, a comma-separated list of them (measured in that order) or all.
     #[arg(long, default_value = "all")]
     pub mode: String,
     /// Hash per search, MB.
@@ -69,7 +69,7 @@ pub struct ScaleConfig {
     pub split_depth: i32,
     /// `hybrid`'s margin below the root.
     pub hybrid_margin: i32,
-    /// Show a progress bar on stderr.
+    /// Show a progress bar on stderr, and a line there for each search and each row as it ends.
     pub progress: bool,
 }
 
@@ -96,6 +96,9 @@ pub struct ScaleRow {
     pub smp: SmpStats,
     /// Node-type statistics.
     pub stats: NodeStats,
+    /// Searches that ended before the depth (a thread's error stopped them): their times are
+    /// not times to the depth, so a row with any is not a measurement.
+    pub short: usize,
 }
 
 /// Positions used when no file is given: a varied dozen from the bench set.
@@ -126,7 +129,16 @@ pub fn read_positions(path: &PathBuf) -> Result<Vec<String>, String> {
                 fields.iter().take(4).copied().collect::<Vec<_>>().join(" ")
             )
         };
-        Board::from_fen(&fen, false).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+        let board = Board::from_fen(&fen, false)
+            .map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+        // No search to a depth there: every search is to reach the depth it is timed to.
+        if shakmaty::Position::legal_moves(board.pos()).is_empty() {
+            return Err(format!(
+                "{}:{}: no legal moves (checkmate or stalemate)",
+                path.display(),
+                i + 1
+            ));
+        }
         out.push(fen);
     }
     if out.is_empty() {
@@ -141,6 +153,7 @@ struct Measure {
     time_ms: f64,
     smp: SmpStats,
     stats: NodeStats,
+    short: usize,
 }
 
 fn measure(
@@ -157,8 +170,9 @@ fn measure(
         time_ms: 0.0,
         smp: SmpStats::default(),
         stats: NodeStats::default(),
+        short: 0,
     };
-    for fen in &cfg.positions {
+    for (i, fen) in cfg.positions.iter().enumerate() {
         let board = Board::from_fen(fen, false)?;
         tt.clear();
         let limits = SearchLimits {
@@ -180,6 +194,27 @@ fn measure(
         let outcome = pool.run(job);
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         m.ttd_ms.push(ms.max(0.001));
+        // A search that ended before the depth (a thread's error stopped it) did not measure
+        // the time to the depth.
+        let reached = outcome.result.as_ref().map_or(0, |r| r.depth);
+        if reached < cfg.depth.min(crate::search::MAX_DEPTH) {
+            m.short += 1;
+        }
+        if cfg.progress {
+            // Each search as it ends: a position that runs long shows in the log.
+            let line = format!(
+                "position {} {} threads {threads} ms {ms:.0} nodes {} depth {reached}{}",
+                i + 1,
+                mode.name(),
+                outcome.nodes,
+                outcome
+                    .errors
+                    .iter()
+                    .map(|e| format!(" error: {e}"))
+                    .collect::<String>()
+            );
+            bar.suspend(|| eprintln!("{line}"));
+        }
         m.time_ms += ms;
         m.nodes += outcome.nodes;
         m.smp.merge(&outcome.smp);
@@ -191,6 +226,31 @@ fn measure(
 
 fn geomean(xs: &[f64]) -> f64 {
     (xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len().max(1) as f64).exp()
+}
+
+/// One measured row for stderr: mode, threads, time-to-depth, nodes, nps and, once the
+/// one-thread baseline is measured, the speedup and nps scaling against it.
+fn progress_line(mode: SmpMode, threads: usize, m: &Measure, base: Option<&Measure>) -> String {
+    let ttd = geomean(&m.ttd_ms);
+    let nps = m.nodes as f64 / (m.time_ms / 1000.0).max(1e-9);
+    let mut line = format!(
+        "row {} threads {threads} ttd_ms {ttd:.1} nodes {} knps {:.0}",
+        mode.name(),
+        m.nodes,
+        nps / 1000.0
+    );
+    if let Some(b) = base {
+        let b_nps = b.nodes as f64 / (b.time_ms / 1000.0).max(1e-9);
+        line += &format!(
+            " speedup {:.2} nps_x {:.2}",
+            geomean(&b.ttd_ms) / ttd,
+            nps / b_nps
+        );
+    }
+    if m.short > 0 {
+        line += &format!(" short {}", m.short);
+    }
+    line
 }
 
 /// Runs the whole measurement.
@@ -226,10 +286,16 @@ pub fn run(cfg: &ScaleConfig) -> Result<Vec<ScaleRow>, String> {
                     time_ms: b.time_ms,
                     smp: b.smp,
                     stats: b.stats,
+                    short: b.short,
                 }
             } else {
                 measure(cfg, mode, threads, &bar)?
             };
+            if cfg.progress {
+                // Each row as soon as it is measured, so that a run cut short keeps its rows.
+                let line = progress_line(mode, threads, &m, base.as_ref());
+                bar.suspend(|| eprintln!("{line}"));
+            }
             rows.push((mode, threads, m));
         }
     }
@@ -256,6 +322,7 @@ pub fn run(cfg: &ScaleConfig) -> Result<Vec<ScaleRow>, String> {
                 node_ratio: m.nodes as f64 / b.nodes.max(1) as f64,
                 smp: m.smp,
                 stats: m.stats,
+                short: m.short,
             }
         })
         .collect())
@@ -306,18 +373,27 @@ pub fn format_table(rows: &[ScaleRow], depth: u32, positions: usize) -> String {
             100.0 * r.stats.accuracy()
         );
     }
+    for r in rows.iter().filter(|r| r.short > 0) {
+        let _ = writeln!(
+            s,
+            "not a measurement: {} with {} threads, {} of {positions} searches ended before depth {depth}",
+            r.mode.name(),
+            r.threads,
+            r.short
+        );
+    }
     s
 }
 
 /// CSV with a header line.
 pub fn format_csv(rows: &[ScaleRow]) -> String {
     let mut s = String::from(
-        "mode,threads,ttd_ms,speedup,nps,nps_scaling,nodes,node_ratio,splits_created,splits_joined,splits_aborted,idle_ms,owner_wait_ms,type_accuracy,splits_all,splits_tt_all,splits_cut,splits_pv,splits_root,shallowest_split,moves_shadowed\n",
+        "mode,threads,ttd_ms,speedup,nps,nps_scaling,nodes,node_ratio,splits_created,splits_joined,splits_aborted,idle_ms,owner_wait_ms,type_accuracy,splits_all,splits_tt_all,splits_cut,splits_pv,splits_root,shallowest_split,moves_shadowed,short\n",
     );
     for r in rows {
         let _ = writeln!(
             s,
-            "{},{},{:.3},{:.4},{:.0},{:.4},{},{:.4},{},{},{},{},{},{:.4},{},{},{},{},{},{},{}",
+            "{},{},{:.3},{:.4},{:.0},{:.4},{},{:.4},{},{},{},{},{},{:.4},{},{},{},{},{},{},{},{}",
             r.mode.name(),
             r.threads,
             r.ttd_ms,
@@ -338,7 +414,8 @@ pub fn format_csv(rows: &[ScaleRow]) -> String {
             r.smp.splits_by_kind[3],
             r.smp.splits_by_kind[4],
             r.smp.shallowest_split,
-            r.smp.moves_shadowed
+            r.smp.moves_shadowed,
+            r.short
         );
     }
     s
@@ -401,6 +478,22 @@ pub fn write_svg(rows: &[ScaleRow], path: &PathBuf) -> Result<(), String> {
     Ok(())
 }
 
+/// The modes `--mode` names: one, a comma-separated list (in that order, no repeats) or `all`.
+pub fn parse_modes(text: &str) -> Option<Vec<SmpMode>> {
+    if text.trim().eq_ignore_ascii_case("all") {
+        return Some(vec![SmpMode::Lazy, SmpMode::Ybw, SmpMode::Hybrid]);
+    }
+    let mut modes = Vec::new();
+    for part in text.split(',') {
+        let m = SmpMode::parse(part.trim())?;
+        if modes.contains(&m) {
+            return None;
+        }
+        modes.push(m);
+    }
+    Some(modes)
+}
+
 /// Runs `trine scale`: measures, prints the table and the node-type statistics of the most
 /// threads per mode, and writes the CSV and SVG files. Bad arguments are exit status 2, a
 /// failed run or an unwritable output file 1.
@@ -416,15 +509,14 @@ pub fn run_cli(args: ScaleArgs) -> ExitCode {
         csv,
         svg,
     } = args;
-    let modes = if mode.eq_ignore_ascii_case("all") {
-        vec![SmpMode::Lazy, SmpMode::Ybw, SmpMode::Hybrid]
-    } else {
-        match SmpMode::parse(&mode) {
-            Some(m) => vec![m],
-            None => {
-                eprintln!("error: --mode must be lazy, ybw, hybrid or all, not '{mode}'");
-                return ExitCode::from(2);
-            }
+    let modes = match parse_modes(&mode) {
+        Some(m) => m,
+        None => {
+            eprintln!(
+                "error: --mode must be lazy, ybw, hybrid, a comma-separated list of them or all, \
+                 not '{mode}'"
+            );
+            return ExitCode::from(2);
         }
     };
     if threads.is_empty() || threads.iter().any(|&t| t == 0 || t > 1024) {
@@ -482,5 +574,17 @@ pub fn run_cli(args: ScaleArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
     crate::outln!("\nwrote {} and {}", csv.display(), svg.display());
+    // One thread is measured once and repeated in every mode's table: count it once.
+    let short: usize = rows
+        .iter()
+        .filter(|r| r.threads > 1 || r.mode == cfg.modes[0])
+        .map(|r| r.short)
+        .sum();
+    if short > 0 {
+        eprintln!(
+            "error: {short} searches ended before depth {depth} (their `position` lines on stderr say why)"
+        );
+        return ExitCode::FAILURE;
+    }
     ExitCode::SUCCESS
 }

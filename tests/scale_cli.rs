@@ -1,0 +1,124 @@
+//! `trine scale` through the real binary: modes run in the order `--mode` lists them, the CSV
+//! holds one row per mode and thread count, stderr names every search and every row as it ends
+//! (so a run cut short keeps what it measured) with the depth it reached, and a bad mode list or
+//! a position without moves is exit status 2.
+
+use std::process::Command;
+use std::time::Duration;
+
+mod engine_process;
+use engine_process::tempdir::TempDir;
+use engine_process::{run_to_end, trine_bin, Run};
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+fn scale(dir: &TempDir, args: &[&str]) -> Run {
+    run_to_end(
+        Command::new(trine_bin())
+            .arg("scale")
+            .args(args)
+            .arg("--csv")
+            .arg(dir.join("s.csv"))
+            .arg("--svg")
+            .arg(dir.join("s.svg")),
+        LIMIT,
+    )
+}
+
+#[test]
+fn modes_run_in_the_listed_order_and_stream_their_rows() {
+    let dir = TempDir::new("scale-order");
+    let run = scale(
+        &dir,
+        &["--threads", "1,2", "--depth", "5", "--mode", "hybrid,lazy"],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.output);
+    let csv = std::fs::read_to_string(dir.join("s.csv")).expect("CSV written");
+    let rows: Vec<(String, String)> = csv
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[0].to_string(), f[1].to_string())
+        })
+        .collect();
+    let expected = [
+        ("hybrid", "1"),
+        ("hybrid", "2"),
+        ("lazy", "1"),
+        ("lazy", "2"),
+    ];
+    assert_eq!(
+        rows,
+        expected
+            .iter()
+            .map(|(m, t)| (m.to_string(), t.to_string()))
+            .collect::<Vec<_>>()
+    );
+
+    // One thread is measured once: 13 positions at 1 thread, then 13 per 2-thread row.
+    let searches: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("position "))
+        .collect();
+    assert_eq!(searches.len(), 3 * 13, "{}", run.stderr);
+    assert!(searches[0].starts_with("position 1 hybrid threads 1 ms "));
+    assert!(searches[38].starts_with("position 13 lazy threads 2 ms "));
+    // Every search reached the depth, and the CSV's last column counts none short.
+    assert!(
+        searches.iter().all(|l| l.ends_with(" depth 5")),
+        "{searches:?}"
+    );
+    assert!(csv.lines().next().unwrap().ends_with(",short"));
+    assert!(csv.lines().skip(1).all(|l| l.ends_with(",0")), "{csv}");
+    let streamed: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("row "))
+        .collect();
+    assert_eq!(streamed.len(), 4, "{}", run.stderr);
+    assert!(streamed[1].starts_with("row hybrid threads 2 ttd_ms "));
+    assert!(
+        streamed.iter().all(|l| l.contains(" speedup ")),
+        "{streamed:?}"
+    );
+}
+
+#[test]
+fn a_position_without_moves_is_refused() {
+    let dir = TempDir::new("scale-mated");
+    let file = dir.write(
+        "mated.epd",
+        "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\n\
+         rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\n",
+    );
+    let run = scale(
+        &dir,
+        &[
+            "--threads",
+            "1",
+            "--depth",
+            "2",
+            "--positions",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, Some(2), "{}", run.output);
+    assert!(
+        run.stderr.contains("mated.epd:2: no legal moves"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_bad_mode_list_is_exit_status_two() {
+    let dir = TempDir::new("scale-bad-mode");
+    for modes in ["lazy,lazy", "lazy,fast", "", "hybrid,"] {
+        let run = scale(&dir, &["--threads", "1", "--depth", "2", "--mode", modes]);
+        assert_eq!(run.code, Some(2), "--mode {modes:?}: {}", run.output);
+        assert!(run.stderr.contains("error: --mode"), "{}", run.stderr);
+        assert!(!dir.join("s.csv").exists());
+    }
+}
