@@ -22,6 +22,7 @@ fn main() {
         hash_mb: 64,
         split_depth: trine::search::smp::MIN_SPLIT_DEPTH,
         hybrid_margin: trine::search::smp::HYBRID_MARGIN,
+        search_limit_s: None,
         progress: false,
     };
     match run(&cfg) {

@@ -1,7 +1,8 @@
 //! `trine scale` through the real binary: modes run in the order `--mode` lists them, the CSV
 //! holds one row per mode and thread count, stderr names every search and every row as it ends
-//! (so a run cut short keeps what it measured) with the depth it reached, and a bad mode list or
-//! a position without moves is exit status 2.
+//! (so a run cut short keeps what it measured) with the depth it reached, a search stopped by
+//! `--search-limit-s` before its depth makes the run exit 1, and a bad mode list or a position
+//! without moves is exit status 2.
 
 use std::process::Command;
 use std::time::Duration;
@@ -83,6 +84,50 @@ fn modes_run_in_the_listed_order_and_stream_their_rows() {
         streamed.iter().all(|l| l.contains(" speedup ")),
         "{streamed:?}"
     );
+}
+
+#[test]
+fn a_search_stopped_before_its_depth_is_not_a_measurement() {
+    let dir = TempDir::new("scale-short");
+    let file = dir.write(
+        "one.epd",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8\n",
+    );
+    let run = scale(
+        &dir,
+        &[
+            "--threads",
+            "1",
+            "--depth",
+            "60",
+            "--search-limit-s",
+            "1",
+            "--positions",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, Some(1), "{}", run.output);
+    let line = run
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("position 1 lazy threads 1 "))
+        .unwrap_or_else(|| panic!("{}", run.stderr));
+    let reached: u32 = line.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!((1..60).contains(&reached), "{line}");
+    assert!(
+        run.stderr
+            .contains("error: 1 searches ended before depth 60"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout
+            .contains("not a measurement: lazy with 1 threads, 1 of 1 searches"),
+        "{}",
+        run.stdout
+    );
+    let csv = std::fs::read_to_string(dir.join("s.csv")).expect("CSV written");
+    assert!(csv.lines().nth(1).unwrap().ends_with(",1"), "{csv}");
 }
 
 #[test]

@@ -16,6 +16,7 @@ use crate::search::iterate::SearchParams;
 use crate::search::smp::{SmpMode, SmpStats};
 use crate::search::{NodeStats, SearchLimits};
 use crate::threads::{Job, Pool, SearchSpec};
+use crate::time::TimeBudget;
 use crate::tt::Table;
 
 /// `trine scale`'s arguments.
@@ -44,6 +45,10 @@ pub struct ScaleArgs {
     #[arg(long, default_value_t = crate::search::smp::HYBRID_MARGIN,
           value_parser = clap::value_parser!(i32).range(0..=64))]
     pub hybrid_margin: i32,
+    /// Stop a search after this many seconds (0: never); a search stopped so ends short of
+    /// the depth, and its row is not a measurement.
+    #[arg(long, default_value_t = 0)]
+    pub search_limit_s: u64,
     /// CSV output file.
     #[arg(long, default_value = "scale.csv")]
     pub csv: PathBuf,
@@ -69,6 +74,8 @@ pub struct ScaleConfig {
     pub split_depth: i32,
     /// `hybrid`'s margin below the root.
     pub hybrid_margin: i32,
+    /// Wall-time bound of one search in seconds (`None`: none).
+    pub search_limit_s: Option<u64>,
     /// Show a progress bar on stderr, and a line there for each search and each row as it ends.
     pub progress: bool,
 }
@@ -177,6 +184,10 @@ fn measure(
         tt.clear();
         let limits = SearchLimits {
             depth: Some(cfg.depth),
+            time: TimeBudget {
+                soft_ms: None,
+                hard_ms: cfg.search_limit_s.map(|s| s.saturating_mul(1000)),
+            },
             ..SearchLimits::default()
         };
         let job = Arc::new(Job::search(SearchSpec {
@@ -506,6 +517,7 @@ pub fn run_cli(args: ScaleArgs) -> ExitCode {
         hash,
         split_depth,
         hybrid_margin,
+        search_limit_s,
         csv,
         svg,
     } = args;
@@ -541,6 +553,7 @@ pub fn run_cli(args: ScaleArgs) -> ExitCode {
         hash_mb: hash,
         split_depth,
         hybrid_margin,
+        search_limit_s: (search_limit_s > 0).then_some(search_limit_s),
         progress: true,
     };
     let rows = match run(&cfg) {
@@ -582,7 +595,7 @@ pub fn run_cli(args: ScaleArgs) -> ExitCode {
         .sum();
     if short > 0 {
         eprintln!(
-            "error: {short} searches ended before depth {depth} (their `position` lines on stderr say why)"
+            "error: {short} searches ended before depth {depth} (their `position` lines on stderr give the depth each reached and any thread error)"
         );
         return ExitCode::FAILURE;
     }

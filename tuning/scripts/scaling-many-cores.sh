@@ -10,6 +10,8 @@
 # the order hybrid, lazy, ybw, and one thread is measured once for all of them. LIMIT_S (default
 # 480) bounds the run; `trine scale` writes every search and every row to its log as it ends, so
 # a run past the limit keeps what it measured (the CSV and SVG are written only at the end).
+# Each search stops after SEARCH_LIMIT_S seconds (default 60), so that one position that runs
+# away costs a minute and shows in the log with the depth it reached (`trine scale` then exits 1).
 # TRINE=path uses a binary built beforehand (otherwise `cargo build --release`). OUTDIR receives
 # machine.txt (cores, CPU, commit), bench.txt (one-thread `trine bench`), scale.log, and
 # scale.csv and scale.svg; the CSV's columns are described in docs/scaling.md.
@@ -19,6 +21,7 @@ out=${1:?usage: scaling-many-cores.sh OUTDIR [DEPTH] [THREADS] [LIMIT_S]}
 depth=${2:-20}
 threads=${3:-1,16,8,4,2}
 limit=${4:-480}
+search_limit=${SEARCH_LIMIT_S:-60}
 mkdir -p "$out"
 
 bin=${TRINE:-}
@@ -36,9 +39,10 @@ fi
 
 status=0
 timeout "$limit" "$bin" scale --threads "$threads" --depth "$depth" --mode hybrid,lazy,ybw \
-    --hash 256 --csv "$out/scale.csv" --svg "$out/scale.svg" >"$out/scale.log" 2>&1 || status=$?
+    --search-limit-s "$search_limit" --hash 256 --csv "$out/scale.csv" --svg "$out/scale.svg" \
+    >"$out/scale.log" 2>&1 || status=$?
 if [ "$status" -ne 0 ]; then
-    echo "scale ended with status $status (124: past ${limit} s); the rows it finished are the" \
-        "'row' lines of $out/scale.log" | tee -a "$out/scale.log"
+    echo "scale ended with status $status (1: a search ended before the depth; 124: past ${limit} s);" \
+        "the rows it finished are the 'row' lines of $out/scale.log" | tee -a "$out/scale.log"
 fi
 exit "$status"
