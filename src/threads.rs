@@ -119,6 +119,18 @@ pub struct Job {
 }
 
 impl Job {
+    /// A job that makes every thread forget its killers and history (a new game, or a new
+    /// position of a measurement).
+    pub fn clear_history(tt: Arc<Table>, threads: usize, mode: SmpMode) -> Job {
+        Job {
+            task: Task::ClearHistory,
+            ctl: Arc::new(SearchControl::new(SearchLimits::default(), threads, false)),
+            tt,
+            splits: Arc::new(SplitBoard::new(mode, threads, i32::MAX)),
+            outcome: Mutex::new(JobOutcome::default()),
+        }
+    }
+
     /// A search job.
     pub fn search(spec: SearchSpec) -> Job {
         Job {

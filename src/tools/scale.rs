@@ -1,7 +1,8 @@
 //! `trine scale`: the thread-scaling benchmark. Every position is searched to a fixed depth at every
-//! thread count (a fresh TT each run) in each parallel mode; the table reports time-to-depth
-//! (geometric mean), speedup, nps and its scaling, total nodes (search overhead), split points and
-//! node-type prediction accuracy; CSV and an SVG plot of speedup against threads are written too.
+//! thread count in each parallel mode, each search with a fresh TT and no killers or history from
+//! the one before; the table reports time-to-depth (geometric mean), speedup, nps and its scaling,
+//! total nodes (search overhead), split points and node-type prediction accuracy; CSV and an SVG
+//! plot of speedup against threads are written too.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -181,7 +182,10 @@ fn measure(
     };
     for (i, fen) in cfg.positions.iter().enumerate() {
         let board = Board::from_fen(fen, false)?;
+        // Each search starts afresh, as `trine bench`'s do: an empty table and no killers or
+        // history from the position before.
         tt.clear();
+        pool.run(Arc::new(Job::clear_history(Arc::clone(&tt), threads, mode)));
         let limits = SearchLimits {
             depth: Some(cfg.depth),
             time: TimeBudget {
@@ -344,7 +348,7 @@ pub fn format_table(rows: &[ScaleRow], depth: u32, positions: usize) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "thread scaling: {positions} positions, depth {depth}, fresh TT per search"
+        "thread scaling: {positions} positions, depth {depth}, fresh TT and history per search"
     );
     let _ = writeln!(
         s,

@@ -271,21 +271,11 @@ impl Engine {
     }
 
     fn clear_history(&mut self) {
-        let job = Job {
-            task: Task::ClearHistory,
-            ctl: Arc::new(crate::search::SearchControl::new(
-                SearchLimits::default(),
-                self.pool.size(),
-                false,
-            )),
-            tt: Arc::clone(&self.tt),
-            splits: Arc::new(crate::search::smp::SplitBoard::new(
-                self.options.smp_mode,
-                self.pool.size(),
-                i32::MAX,
-            )),
-            outcome: Default::default(),
-        };
+        let job = Job::clear_history(
+            Arc::clone(&self.tt),
+            self.pool.size(),
+            self.options.smp_mode,
+        );
         self.pool.run(Arc::new(job));
     }
 
