@@ -104,8 +104,8 @@ pub struct ScaleRow {
     pub smp: SmpStats,
     /// Node-type statistics.
     pub stats: NodeStats,
-    /// Searches that ended before the depth (a thread's error stopped them): their times are
-    /// not times to the depth, so a row with any is not a measurement.
+    /// Searches that ended before the depth (stopped by `--search-limit-s` or by a thread's
+    /// error): their times are not times to the depth, so a row with any is not a measurement.
     pub short: usize,
 }
 
@@ -209,8 +209,8 @@ fn measure(
         let outcome = pool.run(job);
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         m.ttd_ms.push(ms.max(0.001));
-        // A search that ended before the depth (a thread's error stopped it) did not measure
-        // the time to the depth.
+        // A search that ended before the depth (its time bound, or a thread's error) did not
+        // measure the time to the depth.
         let reached = outcome.result.as_ref().map_or(0, |r| r.depth);
         if reached < cfg.depth.min(crate::search::MAX_DEPTH) {
             m.short += 1;
@@ -604,4 +604,24 @@ pub fn run_cli(args: ScaleArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mode_lists_keep_their_order_and_refuse_repeats_and_unknown_names() {
+        use SmpMode::*;
+        assert_eq!(parse_modes("all"), Some(vec![Lazy, Ybw, Hybrid]));
+        assert_eq!(parse_modes("ybw"), Some(vec![Ybw]));
+        assert_eq!(parse_modes("hybrid, lazy"), Some(vec![Hybrid, Lazy]));
+        assert_eq!(
+            parse_modes("hybrid,lazy,ybw"),
+            Some(vec![Hybrid, Lazy, Ybw])
+        );
+        for bad in ["", "lazy,lazy", "lazy,", "fast", "all,lazy"] {
+            assert_eq!(parse_modes(bad), None, "{bad:?}");
+        }
+    }
 }
