@@ -155,6 +155,7 @@ pub fn read_positions(path: &PathBuf) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
+#[derive(Clone)]
 struct Measure {
     ttd_ms: Vec<f64>,
     nodes: u64,
@@ -162,6 +163,18 @@ struct Measure {
     smp: SmpStats,
     stats: NodeStats,
     short: usize,
+}
+
+impl Measure {
+    /// Time-to-depth: the geometric mean over the positions, ms.
+    fn ttd(&self) -> f64 {
+        geomean(&self.ttd_ms)
+    }
+
+    /// Nodes per second over all positions.
+    fn nps(&self) -> f64 {
+        self.nodes as f64 / (self.time_ms / 1000.0).max(1e-9)
+    }
 }
 
 fn measure(
@@ -246,8 +259,8 @@ fn geomean(xs: &[f64]) -> f64 {
 /// One measured row for stderr: mode, threads, time-to-depth, nodes, nps and, once the
 /// one-thread baseline is measured, the speedup and nps scaling against it.
 fn progress_line(mode: SmpMode, threads: usize, m: &Measure, base: Option<&Measure>) -> String {
-    let ttd = geomean(&m.ttd_ms);
-    let nps = m.nodes as f64 / (m.time_ms / 1000.0).max(1e-9);
+    let ttd = m.ttd();
+    let nps = m.nps();
     let mut line = format!(
         "row {} threads {threads} ttd_ms {ttd:.1} nodes {} knps {:.0}",
         mode.name(),
@@ -255,12 +268,7 @@ fn progress_line(mode: SmpMode, threads: usize, m: &Measure, base: Option<&Measu
         nps / 1000.0
     );
     if let Some(b) = base {
-        let b_nps = b.nodes as f64 / (b.time_ms / 1000.0).max(1e-9);
-        line += &format!(
-            " speedup {:.2} nps_x {:.2}",
-            geomean(&b.ttd_ms) / ttd,
-            nps / b_nps
-        );
+        line += &format!(" speedup {:.2} nps_x {:.2}", b.ttd() / ttd, nps / b.nps());
     }
     if m.short > 0 {
         line += &format!(" short {}", m.short);
@@ -294,15 +302,7 @@ pub fn run(cfg: &ScaleConfig) -> Result<Vec<ScaleRow>, String> {
                 } else {
                     bar.inc(cfg.positions.len() as u64);
                 }
-                let b = base.as_ref().expect("measured");
-                Measure {
-                    ttd_ms: b.ttd_ms.clone(),
-                    nodes: b.nodes,
-                    time_ms: b.time_ms,
-                    smp: b.smp,
-                    stats: b.stats,
-                    short: b.short,
-                }
+                base.clone().expect("measured")
             } else {
                 measure(cfg, mode, threads, &bar)?
             };
@@ -319,13 +319,13 @@ pub fn run(cfg: &ScaleConfig) -> Result<Vec<ScaleRow>, String> {
         base = Some(measure(cfg, cfg.modes[0], 1, &ProgressBar::hidden())?);
     }
     let b = base.expect("baseline measured");
-    let base_ttd = geomean(&b.ttd_ms);
-    let base_nps = b.nodes as f64 / (b.time_ms / 1000.0);
+    let base_ttd = b.ttd();
+    let base_nps = b.nps();
     Ok(rows
         .into_iter()
         .map(|(mode, threads, m)| {
-            let ttd = geomean(&m.ttd_ms);
-            let nps = m.nodes as f64 / (m.time_ms / 1000.0);
+            let ttd = m.ttd();
+            let nps = m.nps();
             ScaleRow {
                 mode,
                 threads,
