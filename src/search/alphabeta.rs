@@ -1,8 +1,9 @@
 //! Principal variation search. Every node carries its expected [`NodeType`] (PV nodes are searched
 //! with an open window, CUT and ALL nodes with a zero window); the outcome is counted against the
-//! prediction. TT cutoffs happen at non-PV nodes only, so PV lines are never cut short. With
-//! Syzygy tables, a node the probe rules select is scored from them ([`crate::syzygy::probe`]),
-//! after the TT probe and before any pruning. Selectivity
+//! prediction. TT cutoffs happen at non-PV nodes, and at PV nodes only for a proven result when
+//! other threads search too (a mate or tablebase bound at least as deep, see [`crate::tt::cutoff`]),
+//! so a PV line is cut short only there. With Syzygy tables, a node the probe rules select is
+//! scored from them ([`crate::syzygy::probe`]), after the TT probe and before any pruning. Selectivity
 //! (constants in [`super::params`]): internal iterative reduction, reverse futility pruning,
 //! razoring, null-move pruning at expected CUT-nodes and singular extensions (with multi-cut) here;
 //! each move's late-move, futility and SEE pruning, check extension and late-move reduction come
@@ -110,7 +111,15 @@ impl Searcher {
         let mut tt_move = PackedMove::NONE;
         if let Some(e) = entry.filter(|_| excluded.is_none()) {
             tt_move = e.mv;
-            if let Some(s) = tt::cutoff(&e, depth, ply, alpha, beta, pv_node) {
+            if let Some(s) = tt::cutoff(
+                &e,
+                depth,
+                ply,
+                alpha,
+                beta,
+                pv_node,
+                self.splits.threads > 1,
+            ) {
                 return s;
             }
         }

@@ -53,7 +53,7 @@ impl Searcher {
         let mut tt_move = PackedMove::NONE;
         if let Some(e) = entry {
             tt_move = e.mv;
-            if let Some(s) = tt::cutoff(&e, 0, ply, alpha, beta, pv_node) {
+            if let Some(s) = tt::cutoff(&e, 0, ply, alpha, beta, pv_node, false) {
                 return s;
             }
         }
