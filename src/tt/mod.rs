@@ -14,9 +14,8 @@ use crate::score::{is_decisive, score_from_tt};
 /// Threads from which a PV node takes a TT cutoff for a proven result (see [`cutoff`]). Below it
 /// the blow-up that rule prevents stays small (king and rook against king, `trine scale --depth 20`
 /// on 2 cores, one run each: 0.6 s at 2 threads, 1.5 s at 4, 3.7 s at 8, 7.8 s at 12, 24–120 s at
-/// 16), and the rule
-/// was not shown harmless at 1 and 2 threads (docs/scaling.md, "A runaway search in a won
-/// ending"), so fewer threads search as one thread always has.
+/// 16), and the rule was not shown harmless at 1 and 2 threads (docs/scaling.md, "A runaway search
+/// in a won ending"), so fewer threads search as one thread always has.
 pub const PROVEN_PV_THREADS: usize = 8;
 
 /// The score a TT entry proves for a node searched to `depth` at `ply` with window (`alpha`, `beta`),
