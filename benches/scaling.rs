@@ -23,10 +23,12 @@ fn main() {
         split_depth: trine::search::smp::MIN_SPLIT_DEPTH,
         hybrid_margin: trine::search::smp::HYBRID_MARGIN,
         search_limit_s: None,
+        interleave: true,
+        rounds: 1,
         progress: false,
     };
     match run(&cfg) {
-        Ok(rows) => print!("{}", format_table(&rows, depth, cfg.positions.len())),
+        Ok(rows) => print!("{}", format_table(&rows, &cfg)),
         Err(e) => {
             eprintln!("error: {e}");
             std::process::exit(1);

@@ -87,6 +87,66 @@ fn modes_run_in_the_listed_order_and_stream_their_rows() {
 }
 
 #[test]
+fn interleaved_rounds_search_each_position_with_every_row_in_turn() {
+    let dir = TempDir::new("scale-interleave");
+    let file = dir.write(
+        "two.epd",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8\n\
+         8/8/8/4k3/8/8/8/R3K3 w Q - 0 1\n",
+    );
+    let run = scale(
+        &dir,
+        &[
+            "--threads",
+            "2,1",
+            "--depth",
+            "4",
+            "--mode",
+            "ybw,lazy",
+            "--interleave",
+            "--rounds",
+            "2",
+            "--positions",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.output);
+    // Each position: one thread, then every mode with more threads, then the next position;
+    // the whole sequence twice.
+    let searches: Vec<String> = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("position "))
+        .map(|l| l.split(" ms ").next().unwrap().to_string())
+        .collect();
+    let one_round = [
+        "position 1 ybw threads 1",
+        "position 1 ybw threads 2",
+        "position 1 lazy threads 2",
+        "position 2 ybw threads 1",
+        "position 2 ybw threads 2",
+        "position 2 lazy threads 2",
+    ];
+    let expected: Vec<&str> = one_round.iter().chain(one_round.iter()).copied().collect();
+    assert_eq!(searches, expected, "{}", run.stderr);
+    // Rows are streamed after each round, and the table and CSV keep the order of the flags.
+    let streamed = run.stderr.lines().filter(|l| l.starts_with("row ")).count();
+    assert_eq!(streamed, 2 * 2, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("2 round(s) interleaved"),
+        "{}",
+        run.stdout
+    );
+    let csv = std::fs::read_to_string(dir.join("s.csv")).expect("CSV written");
+    let rows: Vec<String> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.splitn(3, ',').take(2).collect::<Vec<_>>().join(","))
+        .collect();
+    assert_eq!(rows, ["ybw,2", "ybw,1", "lazy,2", "lazy,1"], "{csv}");
+}
+
+#[test]
 fn a_search_stopped_before_its_depth_is_not_a_measurement() {
     let dir = TempDir::new("scale-short");
     let file = dir.write(

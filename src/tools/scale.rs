@@ -50,6 +50,14 @@ pub struct ScaleArgs {
     /// the depth, and its row is not a measurement.
     #[arg(long, default_value_t = 0)]
     pub search_limit_s: u64,
+    /// Search every position with every mode and thread count back to back (one thread first),
+    /// so that a change in the machine's speed during the run reaches every row alike.
+    #[arg(long)]
+    pub interleave: bool,
+    /// Measure everything this many times; a row's time-to-depth is the geometric mean over
+    /// every search of every round.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub rounds: u32,
     /// CSV output file.
     #[arg(long, default_value = "scale.csv")]
     pub csv: PathBuf,
@@ -77,6 +85,11 @@ pub struct ScaleConfig {
     pub hybrid_margin: i32,
     /// Wall-time bound of one search in seconds (`None`: none).
     pub search_limit_s: Option<u64>,
+    /// Every position searched by every row back to back (one thread first), instead of row by
+    /// row.
+    pub interleave: bool,
+    /// Times the whole measurement is repeated (at least 1).
+    pub rounds: u32,
     /// Show a progress bar on stderr, and a line there for each search and each row as it ends.
     pub progress: bool,
 }
@@ -155,7 +168,7 @@ pub fn read_positions(path: &PathBuf) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct Measure {
     ttd_ms: Vec<f64>,
     nodes: u64,
@@ -166,17 +179,18 @@ struct Measure {
 }
 
 impl Measure {
-    /// Time-to-depth: the geometric mean over the positions, ms.
+    /// Time-to-depth: the geometric mean over the searches, ms.
     fn ttd(&self) -> f64 {
         geomean(&self.ttd_ms)
     }
 
-    /// Nodes per second over all positions.
+    /// Nodes per second over all searches.
     fn nps(&self) -> f64 {
         self.nodes as f64 / (self.time_ms / 1000.0).max(1e-9)
     }
 }
 
+/// Every position searched by one mode and thread count, `cfg.rounds` times.
 fn measure(
     cfg: &ScaleConfig,
     mode: SmpMode,
@@ -185,71 +199,81 @@ fn measure(
 ) -> Result<Measure, String> {
     let pool = Pool::new(threads)?;
     let tt = Arc::new(Table::new(cfg.hash_mb)?);
-    let mut m = Measure {
-        ttd_ms: Vec::new(),
-        nodes: 0,
-        time_ms: 0.0,
-        smp: SmpStats::default(),
-        stats: NodeStats::default(),
-        short: 0,
-    };
-    for (i, fen) in cfg.positions.iter().enumerate() {
-        let board = Board::from_fen(fen, false)?;
-        // Each search starts afresh, as `trine bench`'s do: an empty table and no killers or
-        // history from the position before.
-        tt.clear();
-        pool.run(Arc::new(Job::clear_history(Arc::clone(&tt), threads, mode)));
-        let limits = SearchLimits {
-            depth: Some(cfg.depth),
-            time: TimeBudget {
-                soft_ms: None,
-                hard_ms: cfg.search_limit_s.map(|s| s.saturating_mul(1000)),
-            },
-            ..SearchLimits::default()
-        };
-        let job = Arc::new(Job::search(SearchSpec {
-            game: Game::new(board),
-            params: SearchParams::default(),
-            limits,
-            waiting: false,
-            tt: Arc::clone(&tt),
-            threads,
-            mode,
-            min_split_depth: cfg.split_depth,
-            hybrid_margin: cfg.hybrid_margin,
-        }));
-        let start = Instant::now();
-        let outcome = pool.run(job);
-        let ms = start.elapsed().as_secs_f64() * 1000.0;
-        m.ttd_ms.push(ms.max(0.001));
-        // A search that ended before the depth (its time bound, or a thread's error) did not
-        // measure the time to the depth.
-        let reached = outcome.result.as_ref().map_or(0, |r| r.depth);
-        if reached < cfg.depth.min(crate::search::MAX_DEPTH) {
-            m.short += 1;
+    let mut m = Measure::default();
+    for _ in 0..cfg.rounds.max(1) {
+        for (i, fen) in cfg.positions.iter().enumerate() {
+            search_once(cfg, &pool, &tt, (mode, threads), (i, fen), &mut m, bar)?;
         }
-        if cfg.progress {
-            // Each search as it ends: a position that runs long shows in the log.
-            let line = format!(
-                "position {} {} threads {threads} ms {ms:.0} nodes {} depth {reached}{}",
-                i + 1,
-                mode.name(),
-                outcome.nodes,
-                outcome
-                    .errors
-                    .iter()
-                    .map(|e| format!(" error: {e}"))
-                    .collect::<String>()
-            );
-            bar.suspend(|| eprintln!("{line}"));
-        }
-        m.time_ms += ms;
-        m.nodes += outcome.nodes;
-        m.smp.merge(&outcome.smp);
-        m.stats.merge(&outcome.stats);
-        bar.inc(1);
     }
     Ok(m)
+}
+
+/// One search of position `index` (`fen`) to the depth with `mode` on `threads` threads of
+/// `pool`, timed and added to `m`.
+fn search_once(
+    cfg: &ScaleConfig,
+    pool: &Pool,
+    tt: &Arc<Table>,
+    (mode, threads): (SmpMode, usize),
+    (index, fen): (usize, &String),
+    m: &mut Measure,
+    bar: &ProgressBar,
+) -> Result<(), String> {
+    let board = Board::from_fen(fen, false)?;
+    // Each search starts afresh, as `trine bench`'s do: an empty table and no killers or
+    // history from the search before.
+    tt.clear();
+    pool.run(Arc::new(Job::clear_history(Arc::clone(tt), threads, mode)));
+    let limits = SearchLimits {
+        depth: Some(cfg.depth),
+        time: TimeBudget {
+            soft_ms: None,
+            hard_ms: cfg.search_limit_s.map(|s| s.saturating_mul(1000)),
+        },
+        ..SearchLimits::default()
+    };
+    let job = Arc::new(Job::search(SearchSpec {
+        game: Game::new(board),
+        params: SearchParams::default(),
+        limits,
+        waiting: false,
+        tt: Arc::clone(tt),
+        threads,
+        mode,
+        min_split_depth: cfg.split_depth,
+        hybrid_margin: cfg.hybrid_margin,
+    }));
+    let start = Instant::now();
+    let outcome = pool.run(job);
+    let ms = start.elapsed().as_secs_f64() * 1000.0;
+    m.ttd_ms.push(ms.max(0.001));
+    // A search that ended before the depth (its time bound, or a thread's error) did not
+    // measure the time to the depth.
+    let reached = outcome.result.as_ref().map_or(0, |r| r.depth);
+    if reached < cfg.depth.min(crate::search::MAX_DEPTH) {
+        m.short += 1;
+    }
+    if cfg.progress {
+        // Each search as it ends: a position that runs long shows in the log.
+        let line = format!(
+            "position {} {} threads {threads} ms {ms:.0} nodes {} depth {reached}{}",
+            index + 1,
+            mode.name(),
+            outcome.nodes,
+            outcome
+                .errors
+                .iter()
+                .map(|e| format!(" error: {e}"))
+                .collect::<String>()
+        );
+        bar.suspend(|| eprintln!("{line}"));
+    }
+    m.time_ms += ms;
+    m.nodes += outcome.nodes;
+    m.smp.merge(&outcome.smp);
+    m.stats.merge(&outcome.stats);
+    bar.inc(1);
+    Ok(())
 }
 
 fn geomean(xs: &[f64]) -> f64 {
@@ -276,9 +300,129 @@ fn progress_line(mode: SmpMode, threads: usize, m: &Measure, base: Option<&Measu
     line
 }
 
+/// A measured row before it is set against one thread: mode, threads and what was measured.
+type Measured = (SmpMode, usize, Measure);
+
+/// Row by row, in `cfg`'s order (one thread measured once, with the first mode); returns the
+/// rows and the one-thread measure (measured at the end when no row has one thread).
+fn run_grouped(cfg: &ScaleConfig, bar: &ProgressBar) -> Result<(Vec<Measured>, Measure), String> {
+    let mut rows = Vec::new();
+    let mut base: Option<Measure> = None;
+    for &mode in &cfg.modes {
+        for &threads in &cfg.threads {
+            bar.set_message(format!("({} threads, {})", threads, mode.name()));
+            // One thread is the same search in every mode: measure it once.
+            let m = if threads == 1 {
+                if base.is_none() {
+                    base = Some(measure(cfg, mode, 1, bar)?);
+                } else {
+                    bar.inc(cfg.rounds.max(1) as u64 * cfg.positions.len() as u64);
+                }
+                base.clone().expect("measured")
+            } else {
+                measure(cfg, mode, threads, bar)?
+            };
+            if cfg.progress {
+                // Each row as soon as it is measured, so that a run cut short keeps its rows.
+                let line = progress_line(mode, threads, &m, base.as_ref());
+                bar.suspend(|| eprintln!("{line}"));
+            }
+            rows.push((mode, threads, m));
+        }
+    }
+    let base = match base {
+        Some(b) => b,
+        None => measure(cfg, cfg.modes[0], 1, &ProgressBar::hidden())?,
+    };
+    Ok((rows, base))
+}
+
+/// Position by position: every position is searched by one thread, then by every mode and
+/// thread count of `cfg` in its order, before the next position; the rows (streamed after each
+/// round) are in `cfg`'s order. Returns the rows and the one-thread measure.
+fn run_interleaved(
+    cfg: &ScaleConfig,
+    bar: &ProgressBar,
+) -> Result<(Vec<Measured>, Measure), String> {
+    let tt = Arc::new(Table::new(cfg.hash_mb)?);
+    let mut counts: Vec<usize> = vec![1];
+    counts.extend(cfg.threads.iter().copied().filter(|&t| t > 1));
+    counts.sort_unstable();
+    counts.dedup();
+    let pools = counts
+        .iter()
+        .map(|&t| Pool::new(t).map(|p| (t, p)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let pool = |threads: usize| {
+        &pools
+            .iter()
+            .find(|(t, _)| *t == threads)
+            .expect("started")
+            .1
+    };
+    let many: Vec<(SmpMode, usize)> = cfg
+        .modes
+        .iter()
+        .flat_map(|&mode| {
+            cfg.threads
+                .iter()
+                .filter(|&&t| t > 1)
+                .map(move |&t| (mode, t))
+        })
+        .collect();
+    let mut base = Measure::default();
+    let mut measures = vec![Measure::default(); many.len()];
+    for round in 0..cfg.rounds.max(1) {
+        bar.set_message(format!("(round {} of {})", round + 1, cfg.rounds.max(1)));
+        for (i, fen) in cfg.positions.iter().enumerate() {
+            search_once(
+                cfg,
+                pool(1),
+                &tt,
+                (cfg.modes[0], 1),
+                (i, fen),
+                &mut base,
+                bar,
+            )?;
+            for (&(mode, threads), m) in many.iter().zip(measures.iter_mut()) {
+                search_once(cfg, pool(threads), &tt, (mode, threads), (i, fen), m, bar)?;
+            }
+        }
+        if cfg.progress {
+            // The rows so far after each round, so that a run cut short keeps them.
+            for (&(mode, threads), m) in many.iter().zip(&measures) {
+                let line = progress_line(mode, threads, m, Some(&base));
+                bar.suspend(|| eprintln!("{line}"));
+            }
+        }
+    }
+    let mut rows = Vec::new();
+    for &mode in &cfg.modes {
+        for &threads in &cfg.threads {
+            let m = if threads == 1 {
+                base.clone()
+            } else {
+                let k = many
+                    .iter()
+                    .position(|&x| x == (mode, threads))
+                    .expect("measured");
+                measures[k].clone()
+            };
+            rows.push((mode, threads, m));
+        }
+    }
+    Ok((rows, base))
+}
+
 /// Runs the whole measurement.
 pub fn run(cfg: &ScaleConfig) -> Result<Vec<ScaleRow>, String> {
-    let total = (cfg.modes.len() * cfg.threads.len() * cfg.positions.len()) as u64;
+    let searches = if cfg.interleave {
+        let many = cfg.threads.iter().filter(|&&t| t > 1).count() * cfg.modes.len();
+        1 + many
+    } else {
+        cfg.modes.len() * cfg.threads.len()
+    };
+    let total = (searches * cfg.positions.len()) as u64 * cfg.rounds.max(1) as u64;
     let bar = if cfg.progress {
         ProgressBar::new(total)
     } else {
@@ -290,35 +434,12 @@ pub fn run(cfg: &ScaleConfig) -> Result<Vec<ScaleRow>, String> {
         )
         .map_err(|e| e.to_string())?,
     );
-    let mut rows = Vec::new();
-    let mut base: Option<Measure> = None;
-    for &mode in &cfg.modes {
-        for &threads in &cfg.threads {
-            bar.set_message(format!("({} threads, {})", threads, mode.name()));
-            // One thread is the same search in every mode: measure it once.
-            let m = if threads == 1 {
-                if base.is_none() {
-                    base = Some(measure(cfg, mode, 1, &bar)?);
-                } else {
-                    bar.inc(cfg.positions.len() as u64);
-                }
-                base.clone().expect("measured")
-            } else {
-                measure(cfg, mode, threads, &bar)?
-            };
-            if cfg.progress {
-                // Each row as soon as it is measured, so that a run cut short keeps its rows.
-                let line = progress_line(mode, threads, &m, base.as_ref());
-                bar.suspend(|| eprintln!("{line}"));
-            }
-            rows.push((mode, threads, m));
-        }
-    }
+    let (rows, b) = if cfg.interleave {
+        run_interleaved(cfg, &bar)?
+    } else {
+        run_grouped(cfg, &bar)?
+    };
     bar.finish_and_clear();
-    if base.is_none() {
-        base = Some(measure(cfg, cfg.modes[0], 1, &ProgressBar::hidden())?);
-    }
-    let b = base.expect("baseline measured");
     let base_ttd = b.ttd();
     let base_nps = b.nps();
     Ok(rows
@@ -343,12 +464,19 @@ pub fn run(cfg: &ScaleConfig) -> Result<Vec<ScaleRow>, String> {
         .collect())
 }
 
-/// The table printed to stdout.
-pub fn format_table(rows: &[ScaleRow], depth: u32, positions: usize) -> String {
+/// The table printed to stdout, for the measurement `cfg` describes.
+pub fn format_table(rows: &[ScaleRow], cfg: &ScaleConfig) -> String {
     let mut s = String::new();
+    let (depth, positions, rounds) = (cfg.depth, cfg.positions.len(), cfg.rounds.max(1));
+    let order = if cfg.interleave {
+        "interleaved"
+    } else {
+        "row by row"
+    };
     let _ = writeln!(
         s,
-        "thread scaling: {positions} positions, depth {depth}, fresh TT and history per search"
+        "thread scaling: {positions} positions, depth {depth}, {rounds} round(s) {order}, \
+         fresh TT and history per search"
     );
     let _ = writeln!(
         s,
@@ -391,10 +519,11 @@ pub fn format_table(rows: &[ScaleRow], depth: u32, positions: usize) -> String {
     for r in rows.iter().filter(|r| r.short > 0) {
         let _ = writeln!(
             s,
-            "not a measurement: {} with {} threads, {} of {positions} searches ended before depth {depth}",
+            "not a measurement: {} with {} threads, {} of {} searches ended before depth {depth}",
             r.mode.name(),
             r.threads,
-            r.short
+            r.short,
+            positions * rounds as usize
         );
     }
     s
@@ -522,6 +651,8 @@ pub fn run_cli(args: ScaleArgs) -> ExitCode {
         split_depth,
         hybrid_margin,
         search_limit_s,
+        interleave,
+        rounds,
         csv,
         svg,
     } = args;
@@ -558,6 +689,8 @@ pub fn run_cli(args: ScaleArgs) -> ExitCode {
         split_depth,
         hybrid_margin,
         search_limit_s: (search_limit_s > 0).then_some(search_limit_s),
+        interleave,
+        rounds,
         progress: true,
     };
     let rows = match run(&cfg) {
@@ -567,7 +700,7 @@ pub fn run_cli(args: ScaleArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    crate::console::text(&format_table(&rows, depth, cfg.positions.len()));
+    crate::console::text(&format_table(&rows, &cfg));
     for mode in &cfg.modes {
         if let Some(r) = rows
             .iter()
