@@ -17,6 +17,8 @@ use shakmaty::{
 pub struct Board {
     pos: Chess,
     key: u64,
+    /// The counter-move slot of the move that led here (see [`Board::last_slot`]).
+    last: u16,
 }
 
 /// The men of either colour that stand alone between `target` and a slider that would otherwise
@@ -90,7 +92,15 @@ impl Board {
     /// Wraps a position, computing its key once.
     pub fn new(pos: Chess) -> Board {
         let key = full_key(&pos);
-        Board { pos, key }
+        Board { pos, key, last: 0 }
+    }
+
+    /// The slot of the move that led to this position in a counter-move table: 1 + 64 · (6 ·
+    /// mover's colour + role − 1) + target square (a castling move counted as the king's, to the
+    /// rook's square); 0 after a null move or for a position not reached by [`Board::play`].
+    #[inline]
+    pub fn last_slot(&self) -> usize {
+        usize::from(self.last)
     }
 
     /// The standard starting position.
@@ -185,7 +195,12 @@ impl Board {
             key ^= castling_key(&self.pos) ^ castling_key(&pos);
         }
         key ^= ep_key(&pos);
-        Board { pos, key }
+        let role = match m {
+            Move::Castle { .. } => Role::King,
+            _ => m.role(),
+        };
+        let last = 1 + 64 * (6 * us as u16 + role as u16 - 1) + u16::from(m.to());
+        Board { pos, key, last }
     }
 
     /// True when the legal move `m` checks the opponent, found without playing it: the moved (or
@@ -226,7 +241,7 @@ impl Board {
         }
         let key = self.key ^ ep_key(&self.pos) ^ Zobrist64::zobrist_for_white_turn().0;
         let pos = self.pos.clone().swap_turn().ok()?;
-        Some(Board { pos, key })
+        Some(Board { pos, key, last: 0 })
     }
 
     /// True when the game is drawn by the fifty-move rule or by insufficient material
@@ -324,6 +339,38 @@ impl Game {
 mod tests {
     use super::*;
     use crate::rng::Rng;
+
+    #[test]
+    fn the_last_move_slot_names_the_piece_and_target_of_the_move_played() {
+        let root = Board::startpos();
+        assert_eq!(root.last_slot(), 0);
+        let mut slots = std::collections::HashSet::new();
+        for m in root.pos().legal_moves() {
+            let child = root.play(m);
+            assert!((1..=768).contains(&child.last_slot()));
+            assert!(
+                slots.insert(child.last_slot()),
+                "{m}: slots differ per piece and target"
+            );
+            assert_eq!(child.play_null().map(|n| n.last_slot()), Some(0));
+        }
+        // The same piece to the same square, by either colour, fills different slots.
+        let white = root.play(parse("g1f3", &root));
+        let black = white.play(parse("g8f6", &white));
+        assert_ne!(white.last_slot(), black.last_slot());
+        // Castling counts as the king's move.
+        let b = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false).unwrap();
+        let castle = b.play(parse("e1g1", &b));
+        let king = b.play(parse("e1f1", &b));
+        assert_eq!(castle.last_slot() - king.last_slot(), 2, "h1 against f1");
+    }
+
+    fn parse(uci: &str, b: &Board) -> Move {
+        uci.parse::<shakmaty::uci::UciMove>()
+            .unwrap()
+            .to_move(b.pos())
+            .unwrap()
+    }
 
     fn playout(fen: &str, chess960: bool, seed: u64, plies: usize) {
         let mut board = Board::from_fen(fen, chess960).unwrap();

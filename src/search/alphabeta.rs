@@ -257,7 +257,8 @@ impl Searcher {
                 }
             }
         }
-        let mut picker = MovePicker::new(pos, &mut moves, tt_move, &self.history, ply);
+        let mut picker =
+            MovePicker::new(pos, &mut moves, tt_move, &self.history, ply, b.last_slot());
         self.history.clear_killers(ply + 1);
 
         let alpha_orig = alpha;
@@ -348,6 +349,7 @@ impl Searcher {
                     }
                     if let Some(m) = r.best_move.filter(|m| r.cutoff && !m.is_capture()) {
                         self.history.update_cutoff(pos.turn(), ply, depth, m, &[]);
+                        self.history.set_counter(b.last_slot(), m);
                     }
                     break;
                 }
@@ -403,6 +405,7 @@ impl Searcher {
                                 .collect();
                             self.history
                                 .update_cutoff(pos.turn(), ply, depth, m, &tried);
+                            self.history.set_counter(b.last_slot(), m);
                         }
                         break;
                     }

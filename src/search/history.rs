@@ -1,5 +1,6 @@
-//! Move-ordering memory owned by one thread: killer moves per ply and a butterfly history table
-//! (side, from, to) updated with gravity so that values stay bounded.
+//! Move-ordering memory owned by one thread: killer moves per ply, a butterfly history table
+//! (side, from, to) updated with gravity so that values stay bounded, and a counter-move table
+//! (the quiet move that last refuted a move, by that move's colour, piece and target square).
 
 use shakmaty::{Color, Move};
 
@@ -14,7 +15,12 @@ pub const HISTORY_MAX: i32 = 16384;
 pub struct History {
     killers: [[PackedMove; 2]; MAX_PLY + 2],
     butterfly: Vec<i32>,
+    /// Per [`crate::board::Board::last_slot`], the quiet move that last refuted that move.
+    counters: Vec<PackedMove>,
 }
+
+/// Slots of the counter-move table (0: no previous move).
+const COUNTER_SLOTS: usize = 1 + 2 * 6 * 64;
 
 impl Default for History {
     fn default() -> Self {
@@ -50,6 +56,7 @@ impl History {
         History {
             killers: [[PackedMove::NONE; 2]; MAX_PLY + 2],
             butterfly: vec![0; 2 * 64 * 64],
+            counters: vec![PackedMove::NONE; COUNTER_SLOTS],
         }
     }
 
@@ -57,6 +64,7 @@ impl History {
     pub fn clear(&mut self) {
         self.killers = [[PackedMove::NONE; 2]; MAX_PLY + 2];
         self.butterfly.iter_mut().for_each(|v| *v = 0);
+        self.counters.iter_mut().for_each(|c| *c = PackedMove::NONE);
     }
 
     /// Takes over `other`'s killers and history (a helper joining a split point starts from its
@@ -64,6 +72,21 @@ impl History {
     pub fn copy_from(&mut self, other: &History) {
         self.killers = other.killers;
         self.butterfly.copy_from_slice(&other.butterfly);
+        self.counters.copy_from_slice(&other.counters);
+    }
+
+    /// The counter-move of the move in `slot` ([`crate::board::Board::last_slot`]).
+    #[inline]
+    pub fn counter(&self, slot: usize) -> PackedMove {
+        self.counters.get(slot).copied().unwrap_or(PackedMove::NONE)
+    }
+
+    /// The quiet move `m` refuted the move in `slot` (0, no previous move, keeps nothing).
+    #[inline]
+    pub fn set_counter(&mut self, slot: usize, m: Move) {
+        if slot != 0 && slot < COUNTER_SLOTS {
+            self.counters[slot] = PackedMove::new(m);
+        }
     }
 
     /// The two killer moves of `ply`.
@@ -130,6 +153,23 @@ mod tests {
             to,
             promotion: None,
         }
+    }
+
+    #[test]
+    fn counter_moves_are_kept_per_slot_copied_and_cleared() {
+        let mut h = History::new();
+        let a = knight(Square::G1, Square::F3);
+        h.set_counter(0, a);
+        assert_eq!(h.counter(0), PackedMove::NONE, "slot 0 is no previous move");
+        h.set_counter(17, a);
+        assert_eq!(h.counter(17), PackedMove::new(a));
+        assert_eq!(h.counter(18), PackedMove::NONE);
+        assert_eq!(h.counter(COUNTER_SLOTS + 5), PackedMove::NONE);
+        let mut copy = History::new();
+        copy.copy_from(&h);
+        assert_eq!(copy.counter(17), PackedMove::new(a));
+        h.clear();
+        assert_eq!(h.counter(17), PackedMove::NONE);
     }
 
     #[test]

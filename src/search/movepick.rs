@@ -1,6 +1,7 @@
 //! Move ordering: static exchange evaluation (SEE), move scores (TT move, then winning and equal
-//! captures by MVV-LVA, promotions, killers, quiet moves by history, losing captures last), and a
-//! selection-sort picker over a stack-allocated move list.
+//! captures by MVV-LVA, promotions, killers, the counter-move of the opponent's last move, quiet
+//! moves by history, losing captures last), and a selection-sort picker over a stack-allocated
+//! move list.
 
 use shakmaty::{Chess, Move, MoveList, Position, Role};
 
@@ -12,6 +13,7 @@ const TT_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
 const KILLER_1: i32 = 1_000_000;
 const KILLER_2: i32 = 999_000;
+const COUNTER: i32 = 998_000;
 const BAD_CAPTURE: i32 = -2_000_000;
 
 /// Static exchange evaluation of `m` on its target square: the material balance of the best
@@ -126,8 +128,10 @@ impl<'a> MovePicker<'a> {
         tt_move: PackedMove,
         history: &History,
         ply: usize,
+        last_slot: usize,
     ) -> MovePicker<'a> {
         let killers = history.killers(ply);
+        let counter = history.counter(last_slot);
         let turn = pos.turn();
         let mut scores = [0i32; 256];
         for (s, &m) in scores.iter_mut().zip(moves.iter()) {
@@ -139,6 +143,8 @@ impl<'a> MovePicker<'a> {
                 KILLER_1
             } else if killers[1].matches(m) {
                 KILLER_2
+            } else if counter.matches(m) {
+                COUNTER
             } else if m.is_promotion() {
                 // Under-promotions: rarely good.
                 BAD_CAPTURE - 1000
@@ -180,11 +186,12 @@ impl<'a> MovePicker<'a> {
     }
 
     /// True when the moves still to come hold no candidate cutoff move (TT move, winning or equal
-    /// capture, queen promotion, killer): what is left is quiet moves and losing captures.
+    /// capture, queen promotion, killer, counter-move): what is left is quiet moves and losing
+    /// captures.
     pub fn only_non_candidates_left(&self) -> bool {
         self.scores[self.next..self.moves.len()]
             .iter()
-            .all(|&s| s < KILLER_2)
+            .all(|&s| s < COUNTER)
     }
 
     /// True when every move has been handed out.
@@ -273,7 +280,7 @@ mod tests {
         let h = History::new();
         let tt = parse_uci_move(b.pos(), "a2a3").unwrap();
         let mut moves = b.pos().legal_moves();
-        let mut p = MovePicker::new(b.pos(), &mut moves, PackedMove::new(tt), &h, 0);
+        let mut p = MovePicker::new(b.pos(), &mut moves, PackedMove::new(tt), &h, 0, 0);
         assert_eq!(p.len(), 48);
         assert_eq!(p.next_move().map(|x| x.0), Some(tt));
         let (second, _) = p.next_move().unwrap();
@@ -283,5 +290,38 @@ mod tests {
             count += 1;
         }
         assert_eq!(count, 48);
+    }
+
+    #[test]
+    fn the_counter_move_of_the_last_move_comes_right_after_the_killers() {
+        let root = Board::startpos();
+        let e4 = parse_uci_move(root.pos(), "e2e4").unwrap();
+        let b = root.play(e4);
+        let counter = parse_uci_move(b.pos(), "b8c6").unwrap();
+        let killer = parse_uci_move(b.pos(), "g8f6").unwrap();
+        let favoured = parse_uci_move(b.pos(), "d7d6").unwrap();
+        let mut h = History::new();
+        // The killer of ply 1, and a quiet move with the best history of all.
+        h.update_cutoff(b.pos().turn(), 1, 2, killer, &[]);
+        h.update_cutoff(b.pos().turn(), 5, 13, favoured, &[]);
+        h.set_counter(b.last_slot(), counter);
+        let order = |h: &History, slot: usize| {
+            let mut moves = b.pos().legal_moves();
+            let mut p = MovePicker::new(b.pos(), &mut moves, PackedMove::NONE, h, 1, slot);
+            let mut out = Vec::new();
+            while let Some((m, _)) = p.next_move() {
+                out.push(m);
+            }
+            out
+        };
+        let after_e4 = order(&h, b.last_slot());
+        assert_eq!(after_e4[..3], [killer, counter, favoured]);
+        // After another move (or none) the counter-move is an ordinary quiet move again.
+        let d4 = parse_uci_move(root.pos(), "d2d4").unwrap();
+        let other = root.play(d4);
+        assert_ne!(other.last_slot(), b.last_slot());
+        for slot in [other.last_slot(), 0] {
+            assert_eq!(order(&h, slot)[..2], [killer, favoured]);
+        }
     }
 }

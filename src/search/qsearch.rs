@@ -93,7 +93,7 @@ impl Searcher {
             if moves.is_empty() {
                 return mated_in(ply);
             }
-            MovePicker::new(pos, &mut moves, tt_move, &self.history, ply)
+            MovePicker::new(pos, &mut moves, tt_move, &self.history, ply, b.last_slot())
         } else {
             moves = MoveList::new();
             captures_and_promotions(pos, &mut moves);
