@@ -355,21 +355,14 @@ mod tests {
             assert_eq!(child.play_null().map(|n| n.last_slot()), Some(0));
         }
         // The same piece to the same square, by either colour, fills different slots.
-        let white = root.play(parse("g1f3", &root));
-        let black = white.play(parse("g8f6", &white));
+        let white = root.play(parse_uci_move(root.pos(), "g1f3").unwrap());
+        let black = white.play(parse_uci_move(white.pos(), "g8f6").unwrap());
         assert_ne!(white.last_slot(), black.last_slot());
         // Castling counts as the king's move.
         let b = Board::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false).unwrap();
-        let castle = b.play(parse("e1g1", &b));
-        let king = b.play(parse("e1f1", &b));
+        let castle = b.play(parse_uci_move(b.pos(), "e1g1").unwrap());
+        let king = b.play(parse_uci_move(b.pos(), "e1f1").unwrap());
         assert_eq!(castle.last_slot() - king.last_slot(), 2, "h1 against f1");
-    }
-
-    fn parse(uci: &str, b: &Board) -> Move {
-        uci.parse::<shakmaty::uci::UciMove>()
-            .unwrap()
-            .to_move(b.pos())
-            .unwrap()
     }
 
     fn playout(fen: &str, chess960: bool, seed: u64, plies: usize) {

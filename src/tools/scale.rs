@@ -94,6 +94,13 @@ pub struct ScaleConfig {
     pub progress: bool,
 }
 
+impl ScaleConfig {
+    /// Times the measurement is repeated: `rounds`, at least once.
+    pub fn round_count(&self) -> u32 {
+        self.rounds.max(1)
+    }
+}
+
 /// One line of the table.
 #[derive(Clone, Debug)]
 pub struct ScaleRow {
@@ -200,7 +207,7 @@ fn measure(
     let pool = Pool::new(threads)?;
     let tt = Arc::new(Table::new(cfg.hash_mb)?);
     let mut m = Measure::default();
-    for _ in 0..cfg.rounds.max(1) {
+    for _ in 0..cfg.round_count() {
         for (i, fen) in cfg.positions.iter().enumerate() {
             search_once(cfg, &pool, &tt, (mode, threads), (i, fen), &mut m, bar)?;
         }
@@ -316,7 +323,7 @@ fn run_grouped(cfg: &ScaleConfig, bar: &ProgressBar) -> Result<(Vec<Measured>, M
                 if base.is_none() {
                     base = Some(measure(cfg, mode, 1, bar)?);
                 } else {
-                    bar.inc(cfg.rounds.max(1) as u64 * cfg.positions.len() as u64);
+                    bar.inc(cfg.round_count() as u64 * cfg.positions.len() as u64);
                 }
                 base.clone().expect("measured")
             } else {
@@ -360,20 +367,19 @@ fn run_interleaved(
             .expect("started")
             .1
     };
-    let many: Vec<(SmpMode, usize)> = cfg
+    // Every row in `cfg`'s order; those of one thread take the one-thread measure at the end.
+    let mut rows: Vec<Measured> = cfg
         .modes
         .iter()
         .flat_map(|&mode| {
             cfg.threads
                 .iter()
-                .filter(|&&t| t > 1)
-                .map(move |&t| (mode, t))
+                .map(move |&t| (mode, t, Measure::default()))
         })
         .collect();
     let mut base = Measure::default();
-    let mut measures = vec![Measure::default(); many.len()];
-    for round in 0..cfg.rounds.max(1) {
-        bar.set_message(format!("(round {} of {})", round + 1, cfg.rounds.max(1)));
+    for round in 0..cfg.round_count() {
+        bar.set_message(format!("(round {} of {})", round + 1, cfg.round_count()));
         for (i, fen) in cfg.positions.iter().enumerate() {
             search_once(
                 cfg,
@@ -384,32 +390,28 @@ fn run_interleaved(
                 &mut base,
                 bar,
             )?;
-            for (&(mode, threads), m) in many.iter().zip(measures.iter_mut()) {
-                search_once(cfg, pool(threads), &tt, (mode, threads), (i, fen), m, bar)?;
+            for (mode, threads, m) in rows.iter_mut().filter(|r| r.1 > 1) {
+                search_once(
+                    cfg,
+                    pool(*threads),
+                    &tt,
+                    (*mode, *threads),
+                    (i, fen),
+                    m,
+                    bar,
+                )?;
             }
         }
         if cfg.progress {
             // The rows so far after each round, so that a run cut short keeps them.
-            for (&(mode, threads), m) in many.iter().zip(&measures) {
-                let line = progress_line(mode, threads, m, Some(&base));
+            for (mode, threads, m) in rows.iter().filter(|r| r.1 > 1) {
+                let line = progress_line(*mode, *threads, m, Some(&base));
                 bar.suspend(|| eprintln!("{line}"));
             }
         }
     }
-    let mut rows = Vec::new();
-    for &mode in &cfg.modes {
-        for &threads in &cfg.threads {
-            let m = if threads == 1 {
-                base.clone()
-            } else {
-                let k = many
-                    .iter()
-                    .position(|&x| x == (mode, threads))
-                    .expect("measured");
-                measures[k].clone()
-            };
-            rows.push((mode, threads, m));
-        }
+    for row in rows.iter_mut().filter(|r| r.1 == 1) {
+        row.2 = base.clone();
     }
     Ok((rows, base))
 }
@@ -422,7 +424,7 @@ pub fn run(cfg: &ScaleConfig) -> Result<Vec<ScaleRow>, String> {
     } else {
         cfg.modes.len() * cfg.threads.len()
     };
-    let total = (searches * cfg.positions.len()) as u64 * cfg.rounds.max(1) as u64;
+    let total = (searches * cfg.positions.len()) as u64 * cfg.round_count() as u64;
     let bar = if cfg.progress {
         ProgressBar::new(total)
     } else {
@@ -467,7 +469,7 @@ pub fn run(cfg: &ScaleConfig) -> Result<Vec<ScaleRow>, String> {
 /// The table printed to stdout, for the measurement `cfg` describes.
 pub fn format_table(rows: &[ScaleRow], cfg: &ScaleConfig) -> String {
     let mut s = String::new();
-    let (depth, positions, rounds) = (cfg.depth, cfg.positions.len(), cfg.rounds.max(1));
+    let (depth, positions, rounds) = (cfg.depth, cfg.positions.len(), cfg.round_count());
     let order = if cfg.interleave {
         "interleaved"
     } else {
