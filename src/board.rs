@@ -21,6 +21,10 @@ pub struct Board {
     last: u16,
 }
 
+/// How many values [`Board::last_slot`] takes: 0 (no move) and one per colour, role and target
+/// square.
+pub const LAST_SLOTS: usize = 1 + 2 * 6 * 64;
+
 /// The men of either colour that stand alone between `target` and a slider that would otherwise
 /// reach it along its line: a rook or queen of `rook_snipers` on a rank or file, a bishop or queen
 /// of `bishop_snipers` on a diagonal. Behind [`pinned`] and the evaluation's pins against a queen.
@@ -98,6 +102,7 @@ impl Board {
     /// The slot of the move that led to this position in a counter-move table: 1 + 64 · (6 ·
     /// mover's colour + role − 1) + target square (a castling move counted as the king's, to the
     /// rook's square); 0 after a null move or for a position not reached by [`Board::play`].
+    /// Always below [`LAST_SLOTS`].
     #[inline]
     pub fn last_slot(&self) -> usize {
         usize::from(self.last)

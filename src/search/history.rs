@@ -19,8 +19,8 @@ pub struct History {
     counters: Vec<PackedMove>,
 }
 
-/// Slots of the counter-move table (0: no previous move).
-const COUNTER_SLOTS: usize = 1 + 2 * 6 * 64;
+/// Slots of the counter-move table, one per value of the last move's slot (0: no previous move).
+const COUNTER_SLOTS: usize = crate::board::LAST_SLOTS;
 
 impl Default for History {
     fn default() -> Self {
