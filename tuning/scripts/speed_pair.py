@@ -10,12 +10,18 @@ the sizes users give `Hash`.
     speed_pair.py A B [--hash MB] [--depth N] [--pairs N]
 
 Prints each pair's nps and B/A, then the ratio of the summed nps and the mean of the ratios.
+Needs python-chess (`pip install chess`), the UCI client the tests use too.
 """
 
 import argparse
-import subprocess
 import sys
 import threading
+
+try:
+    import chess
+    import chess.engine
+except ImportError:
+    sys.exit("speed_pair.py needs python-chess: python3 -m pip install chess")
 
 POSITIONS = [
     "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
@@ -25,50 +31,19 @@ POSITIONS = [
 ]
 
 
-def last_info(lines):
-    """(nodes, time in ms) of the last `info` line (not `info string`) that has both, from a
-    search's output."""
-    nodes = ms = None
-    for line in lines:
-        words = line.split()
-        search_line = words[:1] == ["info"] and words[1:2] != ["string"]
-        if search_line and "nodes" in words and "time" in words:
-            nodes = int(words[words.index("nodes") + 1])
-            ms = int(words[words.index("time") + 1])
-    return nodes, ms
-
-
 def run(engine, hash_mb, depth, out):
-    """Searches every position with `engine`; stores (nodes, ms) summed in `out`."""
-    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-    def send(text):
-        p.stdin.write(text + "\n")
-        p.stdin.flush()
-
-    def until(prefix):
-        lines = []
-        for line in p.stdout:
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
-        raise RuntimeError(f"{engine} ended before '{prefix}'")
-
-    send("uci")
-    until("uciok")
-    send(f"setoption name Hash value {hash_mb}")
-    nodes = ms = 0
-    for fen in POSITIONS:
-        send("ucinewgame")
-        send(f"position fen {fen}")
-        send("isready")
-        until("readyok")
-        send(f"go depth {depth}")
-        n, t = last_info(until("bestmove"))
-        nodes += n
-        ms += t
-    send("quit")
-    p.wait()
+    """Searches every position with `engine` (a new game each, so `ucinewgame` comes first);
+    stores the summed nodes and milliseconds of the searches' last reports in `out`."""
+    uci = chess.engine.SimpleEngine.popen_uci(engine)
+    try:
+        uci.configure({"Hash": hash_mb})
+        nodes = ms = 0
+        for fen in POSITIONS:
+            info = uci.analyse(chess.Board(fen), chess.engine.Limit(depth=depth), game=object())
+            nodes += info["nodes"]
+            ms += round(info["time"] * 1000)
+    finally:
+        uci.quit()
     out.extend([nodes, ms])
 
 
@@ -82,16 +57,19 @@ def main():
     args = ap.parse_args()
     ratios, sums = [], [0, 0]
     for i in range(args.pairs):
-        results = {args.a: [], args.b: []}
-        order = [args.a, args.b] if i % 2 == 0 else [args.b, args.a]
+        # Indexed by position, so that a build can be compared with itself.
+        results = ([], [])
+        order = [0, 1] if i % 2 == 0 else [1, 0]
+        engines = (args.a, args.b)
         threads = [
-            threading.Thread(target=run, args=(e, args.hash, args.depth, results[e])) for e in order
+            threading.Thread(target=run, args=(engines[k], args.hash, args.depth, results[k]))
+            for k in order
         ]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
-        (na, ta), (nb, tb) = results[args.a], results[args.b]
+        (na, ta), (nb, tb) = results
         if na != nb:
             print(f"note: the builds searched different trees ({na} and {nb} nodes)")
         nps_a, nps_b = na * 1000 // max(ta, 1), nb * 1000 // max(tb, 1)
