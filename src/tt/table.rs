@@ -35,9 +35,9 @@ pub struct Table {
 }
 
 /// Asks Linux to back the table's memory with transparent huge pages (2 MiB), before the memory
-/// is first touched: a probe then rarely misses the TLB. Where the kernel leaves huge pages to
-/// `madvise` (a common default) the table would otherwise get 4 KiB pages. Only advice: a kernel
-/// without huge pages ignores it, and the table works the same either way.
+/// is first touched: a TLB entry then covers 512 times as much of the table. Where the kernel
+/// leaves huge pages to `madvise` (a common default) the table would otherwise get 4 KiB pages.
+/// Only advice: a kernel without huge pages ignores it, and the table works the same either way.
 fn advise_huge_pages(buckets: &mut Vec<Bucket>) {
     #[cfg(target_os = "linux")]
     {
