@@ -56,11 +56,11 @@ def main():
     ap.add_argument("--pairs", type=int, default=8, help="default 8")
     args = ap.parse_args()
     ratios, sums = [], [0, 0]
+    # Indexed by position, so that a build can be compared with itself.
+    engines = (args.a, args.b)
     for i in range(args.pairs):
-        # Indexed by position, so that a build can be compared with itself.
         results = ([], [])
         order = [0, 1] if i % 2 == 0 else [1, 0]
-        engines = (args.a, args.b)
         threads = [
             threading.Thread(target=run, args=(engines[k], args.hash, args.depth, results[k]))
             for k in order
