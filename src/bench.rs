@@ -134,6 +134,9 @@ pub fn run_until(
     cancel: &Cancel,
 ) -> Option<BenchResult> {
     let r = measure_until(depth, network, cancel)?;
+    if !cancel.finish() {
+        return None;
+    }
     if stats {
         crate::outln!("node types (predicted vs. actual), depth {depth}:");
         crate::outln!("{}", r.stats);

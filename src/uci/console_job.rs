@@ -46,12 +46,13 @@ impl ConsoleJob {
         !self.handle.is_finished()
     }
 
-    /// Stops the work and waits for its thread; true when it was still running.
+    /// Stops the work and waits for its thread; true when the work was stopped before it
+    /// finished (work that marked itself finished with [`Cancel::finish`], or whose thread has
+    /// ended, was not).
     pub fn stop(self) -> bool {
-        let running = self.is_running();
-        self.cancel.cancel();
+        let stopped = self.cancel.cancel() && self.is_running();
         self.wait();
-        running
+        stopped
     }
 
     /// Waits for the work to finish on its own.
@@ -82,5 +83,20 @@ mod tests {
         assert_eq!(job.name(), "test");
         assert!(job.stop(), "it was running");
         assert!(done.load(Ordering::Acquire));
+    }
+
+    #[test]
+    fn work_that_finished_is_not_stopped_while_it_still_reports() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let job = ConsoleJob::spawn("test", move |cancel| {
+            assert!(cancel.finish());
+            tx.send(()).unwrap();
+            // Still printing its result when the stop comes.
+            std::thread::sleep(Duration::from_millis(50));
+        })
+        .unwrap();
+        rx.recv().unwrap();
+        assert!(job.is_running());
+        assert!(!job.stop(), "it had finished");
     }
 }

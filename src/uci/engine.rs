@@ -215,6 +215,9 @@ impl Engine {
                     let Some(lines) = crate::perft::divide_until(&pos, depth, mode, cancel) else {
                         return;
                     };
+                    if !cancel.finish() {
+                        return;
+                    }
                     let mut total = 0;
                     for (m, n) in lines {
                         info::emit(&format!("{m}: {n}"));
