@@ -4,13 +4,25 @@
 //! that repetition detection and the search start from.
 
 use shakmaty::{
-    attacks::{attacks, between, bishop_attacks, rook_attacks},
+    attacks::{attacks, between, bishop_attacks, king_attacks, knight_attacks, rook_attacks},
     fen::Fen,
     uci::UciMove,
     zobrist::{Zobrist64, ZobristValue},
     Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position,
     PositionError, Role, Square,
 };
+
+/// Squares attacked by `color`'s pawns in `pawns` (all at once, by shifting the set).
+#[inline]
+pub fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    const FILE_H: u64 = FILE_A << 7;
+    let b = pawns.0;
+    Bitboard(match color {
+        Color::White => ((b & !FILE_A) << 7) | ((b & !FILE_H) << 9),
+        Color::Black => ((b & !FILE_A) >> 9) | ((b & !FILE_H) >> 7),
+    })
+}
 
 /// A position plus its Zobrist key, kept in step on every move (copy-make).
 #[derive(Clone, Debug)]
@@ -158,6 +170,28 @@ impl Board {
     #[inline]
     pub fn in_check(&self) -> bool {
         self.pos.is_check()
+    }
+
+    /// Squares `color`'s men attack, pins ignored (pawns by their captures only).
+    #[inline]
+    pub fn attacked_by(&self, color: Color) -> Bitboard {
+        let board = self.pos.board();
+        let ours = board.by_color(color);
+        let occupied = board.occupied();
+        let mut a = pawn_attacks(color, board.pawns() & ours);
+        for sq in board.knights() & ours {
+            a |= knight_attacks(sq);
+        }
+        for sq in board.bishops_and_queens() & ours {
+            a |= bishop_attacks(sq, occupied);
+        }
+        for sq in board.rooks_and_queens() & ours {
+            a |= rook_attacks(sq, occupied);
+        }
+        for sq in board.kings() & ours {
+            a |= king_attacks(sq);
+        }
+        a
     }
 
     /// Plays a legal move, returning the new board (copy-make) with its key updated incrementally.
@@ -412,6 +446,31 @@ mod tests {
                 100,
             );
         }
+    }
+
+    #[test]
+    fn attacked_squares_are_those_a_man_of_that_colour_attacks() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+        ] {
+            let board = Board::from_fen(fen, false).unwrap();
+            let b = board.pos().board();
+            for color in Color::ALL {
+                let attacked = board.attacked_by(color);
+                for sq in Square::ALL {
+                    let want = b.attacks_to(sq, color, b.occupied()).any();
+                    assert_eq!(attacked.contains(sq), want, "{fen} {color:?} {sq}");
+                }
+            }
+        }
+        assert!(Board::startpos()
+            .attacked_by(Color::White)
+            .contains(Square::F3));
+        assert!(!Board::startpos()
+            .attacked_by(Color::White)
+            .contains(Square::E4));
     }
 
     #[test]

@@ -16,7 +16,6 @@ use super::params::{
 use super::Acc;
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = FILE_A << 7;
 
 /// All squares of file `f`.
 pub const fn file_mask(f: usize) -> u64 {
@@ -79,15 +78,7 @@ pub const PASSED_SPAN: [[u64; 64]; 2] = square_masks(0);
 pub const FRONT_FILE: [[u64; 64]; 2] = square_masks(1);
 const SUPPORT_SPAN: [[u64; 64]; 2] = square_masks(2);
 
-/// Squares attacked by `color`'s pawns in `pawns`.
-#[inline]
-pub fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
-    let b = pawns.0;
-    Bitboard(match color {
-        Color::White => ((b & !FILE_A) << 7) | ((b & !FILE_H) << 9),
-        Color::Black => ((b & !FILE_A) >> 9) | ((b & !FILE_H) >> 7),
-    })
-}
+pub use crate::board::pawn_attacks;
 
 /// The squares one step ahead of `color`'s pawns in `pawns` (occupied or not).
 #[inline]

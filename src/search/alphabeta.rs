@@ -257,8 +257,16 @@ impl Searcher {
                 }
             }
         }
-        let mut picker =
-            MovePicker::new(pos, &mut moves, tt_move, &self.history, ply, b.last_slot());
+        let threats = b.attacked_by(!pos.turn());
+        let mut picker = MovePicker::new(
+            pos,
+            &mut moves,
+            tt_move,
+            &self.history,
+            threats,
+            ply,
+            b.last_slot(),
+        );
         self.history.clear_killers(ply + 1);
 
         let alpha_orig = alpha;
@@ -279,6 +287,7 @@ impl Searcher {
             expected,
             in_check,
             static_eval,
+            threats,
         };
         // The TT proves the node ALL (an upper bound at most two plies short, from an earlier
         // iteration, Cray Blitz's "iterated search"): it may split before its first move.
@@ -348,7 +357,8 @@ impl Searcher {
                         }
                     }
                     if let Some(m) = r.best_move.filter(|m| r.cutoff && !m.is_capture()) {
-                        self.history.update_cutoff(pos.turn(), ply, depth, m, &[]);
+                        self.history
+                            .update_cutoff(pos.turn(), threats, ply, depth, m, &[]);
                         self.history.set_counter(b.last_slot(), m);
                     }
                     break;
@@ -404,7 +414,7 @@ impl Searcher {
                                 .copied()
                                 .collect();
                             self.history
-                                .update_cutoff(pos.turn(), ply, depth, m, &tried);
+                                .update_cutoff(pos.turn(), threats, ply, depth, m, &tried);
                             self.history.set_counter(b.last_slot(), m);
                         }
                         break;

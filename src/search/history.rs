@@ -1,8 +1,11 @@
 //! Move-ordering memory owned by one thread: killer moves per ply, a butterfly history table
-//! (side, from, to) updated with gravity so that values stay bounded, and a counter-move table
-//! (the quiet move that last refuted a move, by that move's colour, piece and target square).
+//! updated with gravity so that values stay bounded, and a counter-move table (the quiet move that
+//! last refuted a move, by that move's colour, piece and target square). The butterfly table is
+//! indexed by side, from and to square, and by threats: whether the opponent attacks the from
+//! square and the to square in the position the move is made from, so that a move that saves an
+//! attacked man and one that walks into an attack are scored apart from the same move elsewhere.
 
-use shakmaty::{Color, Move};
+use shakmaty::{Bitboard, Color, Move};
 
 use crate::score::MAX_PLY;
 use crate::tt::PackedMove;
@@ -14,7 +17,8 @@ pub const HISTORY_MAX: i32 = 16384;
 #[derive(Clone)]
 pub struct History {
     killers: [[PackedMove; 2]; MAX_PLY + 2],
-    butterfly: Vec<i32>,
+    /// `i16` (the values stay within ±[`HISTORY_MAX`]): 64 KB, half the `i32` table's cache.
+    butterfly: Vec<i16>,
     /// Per [`crate::board::Board::last_slot`], the quiet move that last refuted that move.
     counters: Vec<PackedMove>,
 }
@@ -44,10 +48,19 @@ pub fn bonus(depth: i32) -> i32 {
     }
 }
 
+/// Butterfly slots: side, from square attacked, to square attacked, from, to.
+const BUTTERFLY_SLOTS: usize = 2 * 2 * 2 * 64 * 64;
+
+/// The butterfly slot of `m` for `color`, `threats` the squares the opponent attacks.
 #[inline]
-fn index(color: Color, m: Move) -> usize {
-    let from = m.from().map_or(0, usize::from);
-    (color as usize) * 4096 + from * 64 + usize::from(m.to())
+fn index(color: Color, threats: Bitboard, m: Move) -> usize {
+    let to = m.to();
+    let (from, from_attacked) = m
+        .from()
+        .map_or((0, false), |f| (usize::from(f), threats.contains(f)));
+    let slice =
+        (color as usize) * 4 + usize::from(from_attacked) * 2 + usize::from(threats.contains(to));
+    slice * 4096 + from * 64 + usize::from(to)
 }
 
 impl History {
@@ -55,7 +68,7 @@ impl History {
     pub fn new() -> History {
         History {
             killers: [[PackedMove::NONE; 2]; MAX_PLY + 2],
-            butterfly: vec![0; 2 * 64 * 64],
+            butterfly: vec![0; BUTTERFLY_SLOTS],
             counters: vec![PackedMove::NONE; COUNTER_SLOTS],
         }
     }
@@ -101,17 +114,18 @@ impl History {
         self.killers[ply.min(MAX_PLY + 1)] = [PackedMove::NONE; 2];
     }
 
-    /// History score of a quiet move.
+    /// History score of a quiet move, `threats` the squares the opponent attacks.
     #[inline]
-    pub fn score(&self, color: Color, m: Move) -> i32 {
-        self.butterfly[index(color, m)]
+    pub fn score(&self, color: Color, threats: Bitboard, m: Move) -> i32 {
+        i32::from(self.butterfly[index(color, threats, m)])
     }
 
     /// A quiet move caused a beta cutoff at `depth`: make it a killer and reward it; penalise the
-    /// quiet moves tried before it.
+    /// quiet moves tried before it. `threats`: the squares the opponent attacks.
     pub fn update_cutoff(
         &mut self,
         color: Color,
+        threats: Bitboard,
         ply: usize,
         depth: i32,
         best: Move,
@@ -124,19 +138,21 @@ impl History {
             k[0] = packed;
         }
         let bonus = bonus(depth);
-        self.add(color, best, bonus);
+        self.add(index(color, threats, best), bonus);
         for &m in tried {
             if m != best {
-                self.add(color, m, -bonus);
+                self.add(index(color, threats, m), -bonus);
             }
         }
     }
 
     #[inline]
-    fn add(&mut self, color: Color, m: Move, bonus: i32) {
-        let v = &mut self.butterfly[index(color, m)];
-        // Gravity: the closer to the bound, the smaller the step.
-        *v += bonus - *v * bonus.abs() / HISTORY_MAX;
+    fn add(&mut self, slot: usize, bonus: i32) {
+        let v = &mut self.butterfly[slot];
+        let old = i32::from(*v);
+        // Gravity: the closer to the bound, the smaller the step; the result stays within
+        // ±HISTORY_MAX, so it fits the `i16`.
+        *v = (old + bonus - old * bonus.abs() / HISTORY_MAX) as i16;
     }
 }
 
@@ -144,6 +160,9 @@ impl History {
 mod tests {
     use super::*;
     use shakmaty::{Role, Square};
+
+    /// No square attacked.
+    const NONE: Bitboard = Bitboard::EMPTY;
 
     fn knight(from: Square, to: Square) -> Move {
         Move::Normal {
@@ -173,17 +192,40 @@ mod tests {
     }
 
     #[test]
+    fn threatened_from_and_to_squares_keep_separate_scores() {
+        let mut h = History::new();
+        let a = knight(Square::G1, Square::F3);
+        let from = Bitboard::from_square(Square::G1);
+        let to = Bitboard::from_square(Square::F3);
+        h.update_cutoff(Color::White, from, 0, 8, a, &[]);
+        assert_eq!(h.score(Color::White, from, a), bonus(8));
+        // Other attacked squares do not matter, only the move's two.
+        assert_eq!(h.score(Color::White, from | Square::A8, a), bonus(8));
+        for other in [NONE, to, from | to] {
+            assert_eq!(h.score(Color::White, other, a), 0, "{other:?}");
+        }
+        h.update_cutoff(Color::White, to, 0, 8, a, &[]);
+        assert_eq!(h.score(Color::White, to, a), bonus(8));
+        assert_eq!(h.score(Color::White, from | to, a), 0);
+        assert_eq!(h.score(Color::White, NONE, a), 0);
+    }
+
+    #[test]
     fn cutoffs_make_killers_and_bounded_history() {
         let mut h = History::new();
         let a = knight(Square::G1, Square::F3);
         let b = knight(Square::B1, Square::C3);
         for _ in 0..1000 {
-            h.update_cutoff(Color::White, 3, 20, a, &[b, a]);
+            h.update_cutoff(Color::White, NONE, 3, 20, a, &[b, a]);
         }
         assert_eq!(h.killers(3)[0], PackedMove::new(a));
-        assert!(h.score(Color::White, a) > 0 && h.score(Color::White, a) <= HISTORY_MAX);
-        assert!(h.score(Color::White, b) < 0 && h.score(Color::White, b) >= -HISTORY_MAX);
-        assert_eq!(h.score(Color::Black, a), 0);
+        assert!(
+            h.score(Color::White, NONE, a) > 0 && h.score(Color::White, NONE, a) <= HISTORY_MAX
+        );
+        assert!(
+            h.score(Color::White, NONE, b) < 0 && h.score(Color::White, NONE, b) >= -HISTORY_MAX
+        );
+        assert_eq!(h.score(Color::Black, NONE, a), 0);
     }
 
     #[test]
@@ -195,10 +237,10 @@ mod tests {
         assert!((1..13).all(|d| bonus(d) < bonus(d + 1)));
         let mut h = History::new();
         let a = knight(Square::G1, Square::F3);
-        h.update_cutoff(Color::White, 0, 8, a, &[]);
-        assert_eq!(h.score(Color::White, a), bonus(8));
+        h.update_cutoff(Color::White, NONE, 0, 8, a, &[]);
+        assert_eq!(h.score(Color::White, NONE, a), bonus(8));
         // Gravity: the same bonus again adds less than the first time.
-        h.update_cutoff(Color::White, 0, 8, a, &[]);
-        assert!(h.score(Color::White, a) < 2 * bonus(8));
+        h.update_cutoff(Color::White, NONE, 0, 8, a, &[]);
+        assert!(h.score(Color::White, NONE, a) < 2 * bonus(8));
     }
 }

@@ -3,7 +3,7 @@
 //! moves by history, losing captures last), and a selection-sort picker over a stack-allocated
 //! move list.
 
-use shakmaty::{Chess, Move, MoveList, Position, Role};
+use shakmaty::{Bitboard, Chess, Move, MoveList, Position, Role};
 
 use super::history::History;
 use crate::eval::see_value;
@@ -127,6 +127,7 @@ impl<'a> MovePicker<'a> {
         moves: &'a mut MoveList,
         tt_move: PackedMove,
         history: &History,
+        threats: Bitboard,
         ply: usize,
         last_slot: usize,
     ) -> MovePicker<'a> {
@@ -149,7 +150,7 @@ impl<'a> MovePicker<'a> {
                 // Under-promotions: rarely good.
                 BAD_CAPTURE - 1000
             } else {
-                history.score(turn, m)
+                history.score(turn, threats, m)
             };
         }
         MovePicker {
@@ -240,6 +241,9 @@ mod tests {
     use super::*;
     use crate::board::{parse_uci_move, Board};
 
+    /// No square attacked.
+    const NONE: Bitboard = Bitboard::EMPTY;
+
     fn see_of(fen: &str, mv: &str) -> i32 {
         let b = Board::from_fen(fen, false).unwrap();
         let m = parse_uci_move(b.pos(), mv).unwrap();
@@ -280,7 +284,7 @@ mod tests {
         let h = History::new();
         let tt = parse_uci_move(b.pos(), "a2a3").unwrap();
         let mut moves = b.pos().legal_moves();
-        let mut p = MovePicker::new(b.pos(), &mut moves, PackedMove::new(tt), &h, 0, 0);
+        let mut p = MovePicker::new(b.pos(), &mut moves, PackedMove::new(tt), &h, NONE, 0, 0);
         assert_eq!(p.len(), 48);
         assert_eq!(p.next_move().map(|x| x.0), Some(tt));
         let (second, _) = p.next_move().unwrap();
@@ -302,12 +306,12 @@ mod tests {
         let favoured = parse_uci_move(b.pos(), "d7d6").unwrap();
         let mut h = History::new();
         // The killer of ply 1, and a quiet move with the best history of all.
-        h.update_cutoff(b.pos().turn(), 1, 2, killer, &[]);
-        h.update_cutoff(b.pos().turn(), 5, 13, favoured, &[]);
+        h.update_cutoff(b.pos().turn(), NONE, 1, 2, killer, &[]);
+        h.update_cutoff(b.pos().turn(), NONE, 5, 13, favoured, &[]);
         h.set_counter(b.last_slot(), counter);
         let order = |h: &History, slot: usize| {
             let mut moves = b.pos().legal_moves();
-            let mut p = MovePicker::new(b.pos(), &mut moves, PackedMove::NONE, h, 1, slot);
+            let mut p = MovePicker::new(b.pos(), &mut moves, PackedMove::NONE, h, NONE, 1, slot);
             let mut out = Vec::new();
             while let Some((m, _)) = p.next_move() {
                 out.push(m);

@@ -3,7 +3,7 @@
 //! (check extension), its late-move reduction and its expected node type. A split point carries the
 //! plans of its remaining moves, so a helper prunes and reduces exactly as the owner would have.
 
-use shakmaty::{Move, Position};
+use shakmaty::{Bitboard, Move, Position};
 
 use super::movepick::{is_killer_score, see};
 use super::node_type::NodeType;
@@ -41,6 +41,8 @@ pub struct NodeFrame<'a> {
     pub in_check: bool,
     /// Static evaluation (meaningless when in check).
     pub static_eval: i32,
+    /// Squares the opponent attacks (the history's threat index).
+    pub threats: Bitboard,
 }
 
 /// Where the move loop stands when a move is planned.
@@ -107,7 +109,7 @@ impl Searcher {
             r += i32::from(f.expected == NodeType::Cut);
             r -= i32::from(pv_node);
             r -= i32::from(is_killer_score(order));
-            r -= self.history.score(pos.turn(), m) / 8192;
+            r -= self.history.score(pos.turn(), f.threats, m) / 8192;
             r = r.clamp(0, (new_depth - 1).max(0));
         }
         Some(MovePlan {
@@ -168,6 +170,7 @@ mod tests {
             expected,
             in_check: false,
             static_eval,
+            threats: board.attacked_by(!board.turn()),
         }
     }
 

@@ -93,7 +93,16 @@ impl Searcher {
             if moves.is_empty() {
                 return mated_in(ply);
             }
-            MovePicker::new(pos, &mut moves, tt_move, &self.history, ply, b.last_slot())
+            let threats = b.attacked_by(!pos.turn());
+            MovePicker::new(
+                pos,
+                &mut moves,
+                tt_move,
+                &self.history,
+                threats,
+                ply,
+                b.last_slot(),
+            )
         } else {
             moves = MoveList::new();
             captures_and_promotions(pos, &mut moves);

@@ -280,7 +280,7 @@ impl Drop for Offered {
 mod tests {
     use std::sync::Arc;
 
-    use shakmaty::{Color, Move, Role, Square};
+    use shakmaty::{Bitboard, Color, Move, Role, Square};
 
     use super::*;
     use crate::search::{SearchControl, SearchLimits};
@@ -299,14 +299,16 @@ mod tests {
             to: Square::F3,
             promotion: None,
         };
-        s.history.update_cutoff(Color::White, 2, 10, m, &[]);
+        s.history
+            .update_cutoff(Color::White, Bitboard::EMPTY, 2, 10, m, &[]);
         let w = s.sp_worker.as_mut().unwrap();
-        w.history.update_cutoff(Color::White, 2, 10, m, &[]);
-        assert!(w.history.score(Color::White, m) > 0);
+        w.history
+            .update_cutoff(Color::White, Bitboard::EMPTY, 2, 10, m, &[]);
+        assert!(w.history.score(Color::White, Bitboard::EMPTY, m) > 0);
         s.clear_history();
-        assert_eq!(s.history.score(Color::White, m), 0);
+        assert_eq!(s.history.score(Color::White, Bitboard::EMPTY, m), 0);
         let w = s.sp_worker.as_ref().unwrap();
-        assert_eq!(w.history.score(Color::White, m), 0);
+        assert_eq!(w.history.score(Color::White, Bitboard::EMPTY, m), 0);
     }
 
     #[test]
@@ -330,10 +332,10 @@ mod tests {
             promotion: None,
         };
         let mut owner = History::new();
-        owner.update_cutoff(Color::Black, 60, 10, odd, &[]);
-        let owners_score = owner.score(Color::Black, odd);
+        owner.update_cutoff(Color::Black, Bitboard::EMPTY, 60, 10, odd, &[]);
+        let owners_score = owner.score(Color::Black, Bitboard::EMPTY, odd);
         assert!(owners_score > 0);
-        assert_eq!(helper.history.score(Color::Black, odd), 0);
+        assert_eq!(helper.history.score(Color::Black, Bitboard::EMPTY, odd), 0);
 
         let board = Board::startpos();
         let moves: Vec<MovePlan> = board
@@ -362,7 +364,10 @@ mod tests {
         let sp = Arc::new(SplitPoint::new(spec, None, moves).with_history(&owner));
         splits.publish(&sp);
         assert!(helper.join_split_point());
-        assert_eq!(helper.history.score(Color::Black, odd), owners_score);
+        assert_eq!(
+            helper.history.score(Color::Black, Bitboard::EMPTY, odd),
+            owners_score
+        );
         assert_eq!(helper.history.killers(60), owner.killers(60));
     }
 }
