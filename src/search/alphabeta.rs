@@ -257,16 +257,8 @@ impl Searcher {
                 }
             }
         }
-        let threats = b.attacked_by(!pos.turn());
-        let mut picker = MovePicker::new(
-            pos,
-            &mut moves,
-            tt_move,
-            &self.history,
-            threats,
-            ply,
-            b.last_slot(),
-        );
+        let mut picker = MovePicker::new(b, &mut moves, tt_move, &self.history, ply);
+        let threats = picker.threats();
         self.history.clear_killers(ply + 1);
 
         let alpha_orig = alpha;

@@ -6,6 +6,7 @@
 use shakmaty::{Bitboard, Chess, Move, MoveList, Position, Role};
 
 use super::history::History;
+use crate::board::Board;
 use crate::eval::see_value;
 use crate::tt::PackedMove;
 
@@ -117,23 +118,27 @@ pub struct MovePicker<'a> {
     moves: &'a mut MoveList,
     scores: [i32; 256],
     next: usize,
+    /// The squares the side not to move attacks, the history's threat index (empty for a
+    /// quiescence picker, which scores no quiet move).
+    threats: Bitboard,
 }
 
 impl<'a> MovePicker<'a> {
-    /// All legal moves of a main-search node.
+    /// All legal moves of a main-search node `b`: the history reads the squares the opponent
+    /// attacks there ([`MovePicker::threats`]) and the counter-move the move that led to `b`.
     #[inline]
     pub fn new(
-        pos: &Chess,
+        b: &Board,
         moves: &'a mut MoveList,
         tt_move: PackedMove,
         history: &History,
-        threats: Bitboard,
         ply: usize,
-        last_slot: usize,
     ) -> MovePicker<'a> {
-        let killers = history.killers(ply);
-        let counter = history.counter(last_slot);
+        let pos = b.pos();
         let turn = pos.turn();
+        let threats = b.attacked_by(!turn);
+        let killers = history.killers(ply);
+        let counter = history.counter(b.last_slot());
         let mut scores = [0i32; 256];
         for (s, &m) in scores.iter_mut().zip(moves.iter()) {
             *s = if tt_move.matches(m) {
@@ -157,6 +162,7 @@ impl<'a> MovePicker<'a> {
             moves,
             scores,
             next: 0,
+            threats,
         }
     }
 
@@ -178,7 +184,13 @@ impl<'a> MovePicker<'a> {
             moves,
             scores,
             next: 0,
+            threats: Bitboard::EMPTY,
         }
+    }
+
+    /// The squares the opponent attacks, by which the history scored the quiet moves.
+    pub fn threats(&self) -> Bitboard {
+        self.threats
     }
 
     /// Number of moves.
@@ -241,9 +253,6 @@ mod tests {
     use super::*;
     use crate::board::{parse_uci_move, Board};
 
-    /// No square attacked.
-    const NONE: Bitboard = Bitboard::EMPTY;
-
     fn see_of(fen: &str, mv: &str) -> i32 {
         let b = Board::from_fen(fen, false).unwrap();
         let m = parse_uci_move(b.pos(), mv).unwrap();
@@ -284,7 +293,7 @@ mod tests {
         let h = History::new();
         let tt = parse_uci_move(b.pos(), "a2a3").unwrap();
         let mut moves = b.pos().legal_moves();
-        let mut p = MovePicker::new(b.pos(), &mut moves, PackedMove::new(tt), &h, NONE, 0, 0);
+        let mut p = MovePicker::new(&b, &mut moves, PackedMove::new(tt), &h, 0);
         assert_eq!(p.len(), 48);
         assert_eq!(p.next_move().map(|x| x.0), Some(tt));
         let (second, _) = p.next_move().unwrap();
@@ -306,26 +315,35 @@ mod tests {
         let favoured = parse_uci_move(b.pos(), "d7d6").unwrap();
         let mut h = History::new();
         // The killer of ply 1, and a quiet move with the best history of all.
-        h.update_cutoff(b.pos().turn(), NONE, 1, 2, killer, &[]);
-        h.update_cutoff(b.pos().turn(), NONE, 5, 13, favoured, &[]);
+        let threats = b.attacked_by(!b.pos().turn());
+        h.update_cutoff(b.pos().turn(), threats, 1, 2, killer, &[]);
+        h.update_cutoff(b.pos().turn(), threats, 5, 13, favoured, &[]);
         h.set_counter(b.last_slot(), counter);
-        let order = |h: &History, slot: usize| {
-            let mut moves = b.pos().legal_moves();
-            let mut p = MovePicker::new(b.pos(), &mut moves, PackedMove::NONE, h, NONE, 1, slot);
+        let order = |h: &History, board: &Board| {
+            let mut moves = board.pos().legal_moves();
+            let mut p = MovePicker::new(board, &mut moves, PackedMove::NONE, h, 1);
             let mut out = Vec::new();
             while let Some((m, _)) = p.next_move() {
                 out.push(m);
             }
             out
         };
-        let after_e4 = order(&h, b.last_slot());
+        let after_e4 = order(&h, &b);
         assert_eq!(after_e4[..3], [killer, counter, favoured]);
-        // After another move (or none) the counter-move is an ordinary quiet move again.
+        // After another move (or none: the same position set up from its FEN) the counter-move
+        // is an ordinary quiet move again. Neither d7 nor d6 is attacked in any of the three
+        // positions, so `favoured` keeps its history score.
         let d4 = parse_uci_move(root.pos(), "d2d4").unwrap();
         let other = root.play(d4);
         assert_ne!(other.last_slot(), b.last_slot());
-        for slot in [other.last_slot(), 0] {
-            assert_eq!(order(&h, slot)[..2], [killer, favoured]);
+        let no_last_move = Board::from_fen(
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            false,
+        )
+        .unwrap();
+        assert_eq!(no_last_move.last_slot(), 0);
+        for board in [&other, &no_last_move] {
+            assert_eq!(order(&h, board)[..2], [killer, favoured]);
         }
     }
 }

@@ -93,16 +93,7 @@ impl Searcher {
             if moves.is_empty() {
                 return mated_in(ply);
             }
-            let threats = b.attacked_by(!pos.turn());
-            MovePicker::new(
-                pos,
-                &mut moves,
-                tt_move,
-                &self.history,
-                threats,
-                ply,
-                b.last_slot(),
-            )
+            MovePicker::new(b, &mut moves, tt_move, &self.history, ply)
         } else {
             moves = MoveList::new();
             captures_and_promotions(pos, &mut moves);
