@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use shakmaty::{Board, Chess, Color, Position, Role};
+use shakmaty::{Bitboard, Board, Chess, Color, Position, Role};
 
 use super::features;
 use super::network::Network;
@@ -25,17 +25,23 @@ pub struct Evaluator {
     boards: Vec<Option<Board>>,
 }
 
-/// Pieces whose placement differs between two boards (one count per changed (colour, role,
-/// square) feature).
-fn changed(a: &Board, b: &Board) -> u32 {
-    let mut n = 0;
-    for c in Color::ALL {
-        let (ca, cb) = (a.by_color(c), b.by_color(c));
-        for r in Role::ALL {
-            n += ((ca & a.by_role(r)) ^ (cb & b.by_role(r))).count() as u32;
-        }
+/// The squares whose content (empty, or a piece of some colour and role) differs between two
+/// boards.
+#[inline(always)]
+fn changed_squares(a: &Board, b: &Board) -> Bitboard {
+    let mut s = a.white() ^ b.white();
+    for r in Role::ALL {
+        s |= a.by_role(r) ^ b.by_role(r);
     }
-    n
+    s
+}
+
+/// Features that differ between two boards: on each changed square, the old piece's (if any)
+/// and the new one's (if any).
+#[inline(always)]
+fn changed(a: &Board, b: &Board) -> u32 {
+    let s = changed_squares(a, b);
+    (s & a.occupied()).count() as u32 + (s & b.occupied()).count() as u32
 }
 
 impl Evaluator {
@@ -72,8 +78,7 @@ impl Evaluator {
         match base {
             Some((cand, d)) if d <= (board.occupied().count() as u32).min(MAX_CHANGES as u32) => {
                 if d > 0 || cand != slot {
-                    let old = self.boards[cand].clone().expect("a filled slot");
-                    self.apply(cand, slot, &old, board);
+                    self.apply(cand, slot, board);
                 }
             }
             _ => {
@@ -94,28 +99,25 @@ impl Evaluator {
         }
     }
 
-    /// Fills slot `slot`'s accumulators for `new` from slot `from`'s, which hold `old`'s
-    /// (boards at most [`MAX_CHANGES`] features apart, as [`Evaluator::evaluate`] ensures);
-    /// `from` is `slot` itself or a slot below it.
-    fn apply(&mut self, from: usize, slot: usize, old: &Board, new: &Board) {
+    /// Fills slot `slot`'s accumulators for `new` from slot `from`'s, which hold those of the
+    /// board remembered there (at most [`MAX_CHANGES`] features from `new`, as
+    /// [`Evaluator::evaluate`] ensures); `from` is `slot` itself or a slot below it.
+    fn apply(&mut self, from: usize, slot: usize, new: &Board) {
         debug_assert!(from <= slot);
+        let old = self.boards[from].as_ref().expect("a filled slot");
         let mut subs = [[0u16; MAX_CHANGES]; 2];
         let mut adds = [[0u16; MAX_CHANGES]; 2];
         let (mut ns, mut na) = (0, 0);
-        for c in Color::ALL {
-            let (co, cn) = (old.by_color(c), new.by_color(c));
-            for r in Role::ALL {
-                let (o, n) = (co & old.by_role(r), cn & new.by_role(r));
-                for sq in o & !n {
-                    subs[0][ns] = features::index(Color::White, c, r, sq) as u16;
-                    subs[1][ns] = features::index(Color::Black, c, r, sq) as u16;
-                    ns += 1;
-                }
-                for sq in n & !o {
-                    adds[0][na] = features::index(Color::White, c, r, sq) as u16;
-                    adds[1][na] = features::index(Color::Black, c, r, sq) as u16;
-                    na += 1;
-                }
+        for sq in changed_squares(old, new) {
+            if let Some(p) = old.piece_at(sq) {
+                subs[0][ns] = features::index(Color::White, p.color, p.role, sq) as u16;
+                subs[1][ns] = features::index(Color::Black, p.color, p.role, sq) as u16;
+                ns += 1;
+            }
+            if let Some(p) = new.piece_at(sq) {
+                adds[0][na] = features::index(Color::White, p.color, p.role, sq) as u16;
+                adds[1][na] = features::index(Color::Black, p.color, p.role, sq) as u16;
+                na += 1;
             }
         }
         let h = self.net.hidden();
