@@ -9,6 +9,7 @@ use std::sync::Arc;
 use shakmaty::{Bitboard, Board, Chess, Color, Position, Role};
 
 use super::features;
+use super::lanes::Lanes;
 use super::network::Network;
 use super::simd;
 
@@ -20,7 +21,7 @@ const MAX_CHANGES: usize = 32;
 pub struct Evaluator {
     net: Arc<Network>,
     /// Per slot, White's accumulator then Black's (2H values).
-    accs: Vec<i16>,
+    accs: Lanes,
     /// The board each slot's accumulators belong to; `None` = empty.
     boards: Vec<Option<Board>>,
 }
@@ -50,7 +51,7 @@ impl Evaluator {
         let h = net.hidden();
         Evaluator {
             net,
-            accs: vec![0; slots * 2 * h],
+            accs: Lanes::zeroed(slots * 2 * h),
             boards: vec![None; slots],
         }
     }

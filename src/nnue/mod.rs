@@ -6,6 +6,7 @@
 
 pub mod accumulator;
 pub mod features;
+mod lanes;
 pub mod network;
 mod simd;
 

@@ -9,6 +9,7 @@ use std::path::Path;
 use shakmaty::{Board, Color, Position};
 
 use super::features::{self, INPUTS};
+use super::lanes::Lanes;
 use super::simd;
 
 /// File magic of format version 1 (one output bucket).
@@ -57,11 +58,11 @@ pub struct Network {
     /// Output buckets B (1 for a version-1 file).
     buckets: usize,
     /// `INPUTS × hidden`, feature-major.
-    w1: Vec<i16>,
+    w1: Lanes,
     b1: Vec<i16>,
     /// `B × 2 × hidden`: bucket `b`'s output weights at `[2H·b, 2H·b + 2H)`, side to move's half
     /// first.
-    w2: Vec<i16>,
+    w2: Lanes,
     /// `B` output biases.
     b2: Vec<i32>,
     /// FNV-1a of the file, to tell networks apart (learn files, logs).
@@ -232,9 +233,9 @@ impl Network {
             hidden,
             scale: scale as i32,
             buckets,
-            w1,
+            w1: Lanes::from_slice(&w1),
             b1,
-            w2,
+            w2: Lanes::from_slice(&w2),
             b2,
             fingerprint,
         })

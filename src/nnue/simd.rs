@@ -1,12 +1,13 @@
 //! The network's two hot loops as vector kernels: moving an accumulator by the feature rows that
-//! changed, and the output layer's SCReLU dot product. The accumulator kernels are plain integer
-//! loops compiled for the build's baseline (x86-64-v2: 128-bit SSE) and again for AVX2 and
-//! AVX-512, the widest the CPU has chosen at run time (`multiversion`), so one binary runs on
-//! every x86-64 and uses 256- or 512-bit registers where they exist. `multiversion` gives an
-//! AVX-512 clone the whole Ice Lake feature set, so earlier AVX-512 CPUs (whose clocks drop
-//! under it) take the AVX2 version. The dot product is written with AVX-512 and AVX2
-//! intrinsics (see [`screlu_pair`]), chosen at run time the same way, over a portable loop.
-//! Every version computes the same exact result.
+//! changed, and the output layer's SCReLU dot product. Each has a plain-loop version compiled for
+//! the build's baseline (x86-64-v2: 128-bit SSE) and again for AVX2 and AVX-512 (`multiversion`,
+//! which gives the AVX-512 clone the whole Ice Lake feature set, so earlier AVX-512 CPUs, whose
+//! clocks drop under it, take AVX2), and versions written with intrinsics where the compiled
+//! loops fall short: the dot product's 16-bit multiply-add (AVX-512 and AVX2), and the AVX2
+//! accumulator update by aligned loads (the baseline's tuning splits every unaligned 256-bit
+//! load in two). The kernel is chosen at run time for the CPU, so one binary runs on every
+//! x86-64 and uses 256- or 512-bit registers where they exist; every version computes the same
+//! exact result.
 
 use multiversion::multiversion;
 
@@ -43,8 +44,21 @@ fn move_lanes(t: &mut [i16], w1: &[i16], h: usize, off: usize, subs: &[u16], add
 /// `acc −= w1[f]` for every feature `f` of `subs`, then `acc += w1[f]` for every one of `adds`
 /// (rows of `acc.len()` values, feature-major in `w1`), lane by lane with wrapping; by tiles when
 /// `acc.len()` (H) is a multiple of [`TILE`], row by row otherwise.
-#[multiversion(targets("x86_64+avx2+avx512f+avx512bw", "x86_64+avx2"))]
 pub fn update(acc: &mut [i16], w1: &[i16], subs: &[u16], adds: &[u16]) {
+    #[cfg(target_arch = "x86_64")]
+    if x86::aligned_avx2(acc.len(), &[acc.as_ptr(), w1.as_ptr()]) {
+        let p = acc.as_mut_ptr();
+        // SAFETY: the CPU has AVX2; `p` is `acc`, valid for reading and writing its whole
+        // length, a multiple of TILE, and 32-byte aligned like `w1` (`aligned_avx2`).
+        unsafe { x86::tiles_avx2(p, p, acc.len(), w1, subs, adds) };
+        return;
+    }
+    update_compiled(acc, w1, subs, adds);
+}
+
+/// [`update`] as plain loops, compiled for the baseline, AVX2 and AVX-512.
+#[multiversion(targets("x86_64+avx2+avx512f+avx512bw", "x86_64+avx2"))]
+fn update_compiled(acc: &mut [i16], w1: &[i16], subs: &[u16], adds: &[u16]) {
     let h = acc.len();
     if !h.is_multiple_of(TILE) {
         move_lanes(acc, w1, h, 0, subs, adds);
@@ -60,12 +74,26 @@ pub fn update(acc: &mut [i16], w1: &[i16], subs: &[u16], adds: &[u16]) {
 
 /// `dst = src` moved as [`update`] moves an accumulator, reading `src` and writing `dst` once per
 /// tile when `dst.len()` (H) is a multiple of [`TILE`]; otherwise a copy, then [`update`].
-#[multiversion(targets("x86_64+avx2+avx512f+avx512bw", "x86_64+avx2"))]
 pub fn update_from(src: &[i16], dst: &mut [i16], w1: &[i16], subs: &[u16], adds: &[u16]) {
+    #[cfg(target_arch = "x86_64")]
+    if src.len() == dst.len()
+        && x86::aligned_avx2(dst.len(), &[src.as_ptr(), dst.as_ptr(), w1.as_ptr()])
+    {
+        // SAFETY: the CPU has AVX2; `src` and `dst` are distinct slices of the same length, a
+        // multiple of TILE, 32-byte aligned like `w1` (`aligned_avx2`).
+        unsafe { x86::tiles_avx2(src.as_ptr(), dst.as_mut_ptr(), dst.len(), w1, subs, adds) };
+        return;
+    }
+    update_from_compiled(src, dst, w1, subs, adds);
+}
+
+/// [`update_from`] as plain loops, compiled for the baseline, AVX2 and AVX-512.
+#[multiversion(targets("x86_64+avx2+avx512f+avx512bw", "x86_64+avx2"))]
+fn update_from_compiled(src: &[i16], dst: &mut [i16], w1: &[i16], subs: &[u16], adds: &[u16]) {
     let h = dst.len();
     if !h.is_multiple_of(TILE) {
         dst.copy_from_slice(src);
-        update(dst, w1, subs, adds);
+        update_compiled(dst, w1, subs, adds);
         return;
     }
     for (k, (d, s)) in dst
@@ -95,8 +123,9 @@ pub fn screlu_pair(us: &[i16], w_us: &[i16], them: &[i16], w_them: &[i16]) -> i6
             // SAFETY: the CPU has AVX-512F and AVX-512BW (`has_avx512`, just above).
             return unsafe { x86::screlu_pair_avx512(us, w_us, them, w_them) };
         }
-        if fits && x86::has_avx2() {
-            // SAFETY: the CPU has AVX2 (checked just above).
+        let (a, b, c, d) = (us.as_ptr(), w_us.as_ptr(), them.as_ptr(), w_them.as_ptr());
+        if fits && x86::aligned_avx2(DOT_CHUNK, &[a, b, c, d]) {
+            // SAFETY: the CPU has AVX2 and the four slices are 32-byte aligned (`aligned_avx2`).
             return unsafe { x86::screlu_pair_avx2(us, w_us, them, w_them) };
         }
     }
@@ -127,23 +156,103 @@ fn screlu_pair_portable(us: &[i16], w_us: &[i16], them: &[i16], w_them: &[i16]) 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use std::arch::x86_64::*;
+    use std::sync::OnceLock;
 
-    use super::{DOT_CHUNK, QA};
+    use super::{DOT_CHUNK, QA, TILE};
 
-    /// True when the CPU has AVX-512F and AVX-512BW, and is an Ice Lake, Zen 4 or later (VBMI2
-    /// tells them apart): earlier AVX-512 CPUs lower their clocks under it and take the AVX2
-    /// version, as the `multiversion` kernels do. The answer is cached after the first call.
-    #[inline(always)]
-    pub fn has_avx512() -> bool {
-        is_x86_feature_detected!("avx512f")
-            && is_x86_feature_detected!("avx512bw")
-            && is_x86_feature_detected!("avx512vbmi2")
+    /// The widest kernels the CPU runs well.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum Width {
+        /// AVX-512F and AVX-512BW on an Ice Lake, Zen 4 or later (VBMI2 tells them apart):
+        /// earlier AVX-512 CPUs lower their clocks under it and take AVX2, as the `multiversion`
+        /// loops do.
+        Avx512,
+        Avx2,
+        Narrower,
     }
 
-    /// True when the CPU has AVX2.
+    /// The CPU's [`Width`], found once.
     #[inline(always)]
-    pub fn has_avx2() -> bool {
-        is_x86_feature_detected!("avx2")
+    fn width() -> Width {
+        static WIDTH: OnceLock<Width> = OnceLock::new();
+        *WIDTH.get_or_init(|| {
+            if is_x86_feature_detected!("avx512f")
+                && is_x86_feature_detected!("avx512bw")
+                && is_x86_feature_detected!("avx512vbmi2")
+            {
+                Width::Avx512
+            } else if is_x86_feature_detected!("avx2") {
+                Width::Avx2
+            } else {
+                Width::Narrower
+            }
+        })
+    }
+
+    /// True when the CPU takes the AVX-512 kernels (it has AVX-512F and AVX-512BW).
+    #[inline(always)]
+    pub fn has_avx512() -> bool {
+        width() == Width::Avx512
+    }
+
+    /// True when the AVX2 kernels below are the ones to use for `h` lanes at these pointers:
+    /// the CPU has AVX2 but not the AVX-512 that the other kernels use, `h` is a multiple of
+    /// [`TILE`], and every pointer is 32-byte aligned (as the network's and the accumulators'
+    /// [`super::super::lanes::Lanes`] are). Aligned loads are the point: a build for the
+    /// x86-64-v2 baseline splits every unaligned 256-bit load in two, a tuning the compiled
+    /// AVX2 loops inherit.
+    #[inline(always)]
+    pub fn aligned_avx2(h: usize, pointers: &[*const i16]) -> bool {
+        width() == Width::Avx2
+            && h.is_multiple_of(TILE)
+            && pointers.iter().all(|p| (*p as usize).is_multiple_of(32))
+    }
+
+    /// `dst = src − Σ w1[subs] + Σ w1[adds]` over `h` lanes, one [`TILE`] at a time held in
+    /// four 256-bit registers: each tile of `src` is read once and written to `dst` once. Every
+    /// row is a bounds-checked slice of `w1`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2; `src` valid for reading and `dst` for writing `h` lanes, `h` a
+    /// multiple of [`TILE`]; `src`, `dst` and `w1` 32-byte aligned; `src` and `dst` either the
+    /// same or disjoint.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn tiles_avx2(
+        src: *const i16,
+        dst: *mut i16,
+        h: usize,
+        w1: &[i16],
+        subs: &[u16],
+        adds: &[u16],
+    ) {
+        const N: usize = TILE / 16;
+        for k in (0..h).step_by(TILE) {
+            let mut t = [_mm256_setzero_si256(); N];
+            for (i, r) in t.iter_mut().enumerate() {
+                // SAFETY: lanes k + 16·i .. + 16 lie within `src`, 32-byte aligned.
+                *r = unsafe { _mm256_load_si256(src.add(k + 16 * i).cast()) };
+            }
+            for &f in subs {
+                let row = &w1[usize::from(f) * h + k..][..TILE];
+                for (i, r) in t.iter_mut().enumerate() {
+                    // SAFETY: `row` holds TILE lanes and starts 32-byte aligned, as `w1` does.
+                    let w = unsafe { _mm256_load_si256(row.as_ptr().add(16 * i).cast()) };
+                    *r = _mm256_sub_epi16(*r, w);
+                }
+            }
+            for &f in adds {
+                let row = &w1[usize::from(f) * h + k..][..TILE];
+                for (i, r) in t.iter_mut().enumerate() {
+                    // SAFETY: as above.
+                    let w = unsafe { _mm256_load_si256(row.as_ptr().add(16 * i).cast()) };
+                    *r = _mm256_add_epi16(*r, w);
+                }
+            }
+            for (i, r) in t.iter().enumerate() {
+                // SAFETY: lanes k + 16·i .. + 16 lie within `dst`, 32-byte aligned.
+                unsafe { _mm256_store_si256(dst.add(k + 16 * i).cast(), *r) };
+            }
+        }
     }
 
     /// [`super::screlu_pair`] with 512-bit registers (32 lanes at a time).
@@ -184,10 +293,11 @@ mod x86 {
         dot(us, w_us) + dot(them, w_them)
     }
 
-    /// [`super::screlu_pair`] with 256-bit registers (16 lanes at a time).
+    /// [`super::screlu_pair`] with 256-bit registers (16 lanes at a time), by aligned loads.
     ///
     /// # Safety
-    /// The CPU must have AVX2. (Slices as for [`screlu_pair_avx512`].)
+    /// The CPU must have AVX2, and the four slices must start 32-byte aligned. (Lengths as for
+    /// [`screlu_pair_avx512`].)
     #[target_feature(enable = "avx2")]
     pub unsafe fn screlu_pair_avx2(us: &[i16], w_us: &[i16], them: &[i16], w_them: &[i16]) -> i64 {
         #[target_feature(enable = "avx2")]
@@ -198,11 +308,12 @@ mod x86 {
             for (a, w) in acc.chunks_exact(DOT_CHUNK).zip(w.chunks_exact(DOT_CHUNK)) {
                 let mut sum = _mm256_setzero_si256();
                 for k in (0..DOT_CHUNK).step_by(16) {
-                    // SAFETY: `k + 16 <= DOT_CHUNK`, the length of both chunks; unaligned loads.
+                    // SAFETY: `k + 16 <= DOT_CHUNK`, the length of both chunks, which start
+                    // 32-byte aligned (the caller's promise) at multiples of 32 bytes.
                     let (va, vw) = unsafe {
                         (
-                            _mm256_loadu_si256(a[k..k + 16].as_ptr().cast()),
-                            _mm256_loadu_si256(w[k..k + 16].as_ptr().cast()),
+                            _mm256_load_si256(a[k..k + 16].as_ptr().cast()),
+                            _mm256_load_si256(w[k..k + 16].as_ptr().cast()),
                         )
                     };
                     let c = _mm256_min_epi16(_mm256_max_epi16(va, zero), qa);
@@ -227,6 +338,8 @@ mod x86 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "x86_64")]
+    use crate::nnue::lanes::Lanes;
     use crate::rng::Rng;
 
     /// `n` deterministic pseudo-random test values in `lo..=hi`.
@@ -264,23 +377,30 @@ mod tests {
         assert_eq!(screlu_pair(&full, &w, &full, &w), -most);
     }
 
+    /// `values` in aligned lanes, as the network and the accumulators hold them.
+    #[cfg(target_arch = "x86_64")]
+    fn aligned(seed: u64, n: usize, lo: i32, hi: i32) -> Lanes {
+        Lanes::from_slice(&values(seed, n, lo, hi))
+    }
+
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_x86_dot_products_the_cpu_has_equal_the_portable_loop() {
+        // Every kernel the CPU can run, whichever `screlu_pair` picks.
         let (avx2, avx512) = (
             is_x86_feature_detected!("avx2"),
             is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw"),
         );
-        // Every kernel the CPU can run, whichever `screlu_pair` picks.
         for h in [DOT_CHUNK, 2 * DOT_CHUNK, 4 * DOT_CHUNK] {
             for seed in 0..4 {
-                let us = values(20 + seed, h, -2000, 2000);
-                let them = values(30 + seed, h, i16::MIN.into(), i16::MAX.into());
-                let wu = values(40 + seed, h, -127, 127);
-                let wt = values(50 + seed, h, -127, 127);
+                let us = aligned(20 + seed, h, -2000, 2000);
+                let them = aligned(30 + seed, h, i16::MIN.into(), i16::MAX.into());
+                let wu = aligned(40 + seed, h, -127, 127);
+                let wt = aligned(50 + seed, h, -127, 127);
                 let want = screlu_pair_portable(&us, &wu, &them, &wt);
+                assert_eq!(screlu_pair(&us, &wu, &them, &wt), want);
                 if avx2 {
-                    // SAFETY: the CPU has AVX2; the widths are multiples of DOT_CHUNK.
+                    // SAFETY: the CPU has AVX2; `Lanes` are 64-byte aligned.
                     let got = unsafe { x86::screlu_pair_avx2(&us, &wu, &them, &wt) };
                     assert_eq!(got, want, "AVX2, h = {h}");
                 }
@@ -289,6 +409,40 @@ mod tests {
                     let got = unsafe { x86::screlu_pair_avx512(&us, &wu, &them, &wt) };
                     assert_eq!(got, want, "AVX-512, h = {h}");
                 }
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_avx2_accumulator_kernel_equals_the_compiled_loops() {
+        if !is_x86_feature_detected!("avx2") {
+            return;
+        }
+        for h in [TILE, 4 * TILE] {
+            let w1 = aligned(60, 8 * h, -300, 300);
+            let src = aligned(61, h, -1000, 1000);
+            for (subs, adds) in [
+                (&[][..], &[][..]),
+                (&[1][..], &[4][..]),
+                (&[0, 5][..], &[2, 3, 3, 7][..]),
+            ] {
+                let mut want = src.to_vec();
+                update_compiled(&mut want, &w1, subs, adds);
+                let mut got = Lanes::zeroed(h);
+                // SAFETY: the CPU has AVX2; `Lanes` are 64-byte aligned, `h` a multiple of TILE,
+                // and `src` and `got` are distinct.
+                unsafe { x86::tiles_avx2(src.as_ptr(), got.as_mut_ptr(), h, &w1, subs, adds) };
+                assert_eq!(&got[..], &want[..], "from, h {h}, {subs:?}, {adds:?}");
+                let mut in_place = src.clone();
+                let p = in_place.as_mut_ptr();
+                // SAFETY: as above, reading and writing the same lanes.
+                unsafe { x86::tiles_avx2(p, p, h, &w1, subs, adds) };
+                assert_eq!(
+                    &in_place[..],
+                    &want[..],
+                    "in place, h {h}, {subs:?}, {adds:?}"
+                );
             }
         }
     }
