@@ -5,7 +5,7 @@
 //! square and the to square in the position the move is made from, so that a move that saves an
 //! attacked man and one that walks into an attack are scored apart from the same move elsewhere.
 
-use shakmaty::{Bitboard, Color, Move};
+use shakmaty::{Bitboard, Color, Move, Square};
 
 use crate::score::MAX_PLY;
 use crate::tt::PackedMove;
@@ -54,13 +54,16 @@ const BUTTERFLY_SLOTS: usize = 2 * 2 * 2 * 64 * 64;
 /// The butterfly slot of `m` for `color`, `threats` the squares the opponent attacks.
 #[inline]
 fn index(color: Color, threats: Bitboard, m: Move) -> usize {
-    let to = m.to();
-    let (from, from_attacked) = m
-        .from()
-        .map_or((0, false), |f| (usize::from(f), threats.contains(f)));
-    let slice =
-        (color as usize) * 4 + usize::from(from_attacked) * 2 + usize::from(threats.contains(to));
-    slice * 4096 + from * 64 + usize::from(to)
+    index_of(color, threats, m.from().unwrap_or(m.to()), m.to())
+}
+
+/// The butterfly slot of the move from `from` to `to`.
+#[inline(always)]
+fn index_of(color: Color, threats: Bitboard, from: Square, to: Square) -> usize {
+    let slice = (color as usize) * 4
+        + usize::from(threats.contains(from)) * 2
+        + usize::from(threats.contains(to));
+    slice * 4096 + usize::from(from) * 64 + usize::from(to)
 }
 
 impl History {
@@ -118,6 +121,12 @@ impl History {
     #[inline]
     pub fn score(&self, color: Color, threats: Bitboard, m: Move) -> i32 {
         i32::from(self.butterfly[index(color, threats, m)])
+    }
+
+    /// [`History::score`] of the quiet move from `from` to `to`.
+    #[inline]
+    pub fn score_of(&self, color: Color, threats: Bitboard, from: Square, to: Square) -> i32 {
+        i32::from(self.butterfly[index_of(color, threats, from, to)])
     }
 
     /// A quiet move caused a beta cutoff at `depth`: make it a killer and reward it; penalise the

@@ -94,11 +94,6 @@ pub fn see_non_negative(pos: &Chess, m: Move) -> bool {
     see(pos, m) >= 0
 }
 
-#[inline]
-fn is_tactical(m: &Move) -> bool {
-    m.is_capture() || m.promotion() == Some(Role::Queen)
-}
-
 /// Ordering score of a capture or queen promotion (MVV-LVA, with SEE deciding good or bad).
 #[inline]
 fn tactical_score(pos: &Chess, m: Move) -> i32 {
@@ -152,21 +147,35 @@ impl<'a> MovePicker<'a> {
         let counter = history.counter(b.last_slot());
         let mut keys = [0i32; 256];
         for (i, (k, &m)) in keys.iter_mut().zip(moves.iter()).enumerate() {
-            let score = if tt_move.matches(m) {
+            // The move's fields, read once.
+            let (from, to, capture, promotion) = match m {
+                Move::Normal {
+                    from,
+                    to,
+                    capture,
+                    promotion,
+                    ..
+                } => (from, to, capture, promotion),
+                Move::EnPassant { from, to } => (from, to, Some(Role::Pawn), None),
+                Move::Castle { king, rook } => (king, rook, None, None),
+                Move::Put { .. } => unreachable!("drops do not exist in standard chess"),
+            };
+            let packed = PackedMove::of(from, to, promotion);
+            let score = if packed == tt_move {
                 TT_MOVE
-            } else if is_tactical(&m) {
+            } else if capture.is_some() || promotion == Some(Role::Queen) {
                 tactical_score(pos, m)
-            } else if killers[0].matches(m) {
+            } else if packed == killers[0] {
                 KILLER_1
-            } else if killers[1].matches(m) {
+            } else if packed == killers[1] {
                 KILLER_2
-            } else if counter.matches(m) {
+            } else if packed == counter {
                 COUNTER
-            } else if m.is_promotion() {
+            } else if promotion.is_some() {
                 // Under-promotions: rarely good.
                 BAD_CAPTURE - 1000
             } else {
-                history.score(turn, threats, m)
+                history.score_of(turn, threats, from, to)
             };
             *k = sort_key(score, i);
         }

@@ -52,8 +52,15 @@ impl PackedMove {
         let Some(from) = m.from() else {
             return PackedMove::NONE;
         };
-        let promo = m.promotion().map_or(0, |r| r as u16);
-        PackedMove(u16::from(from) | (u16::from(m.to()) << 6) | (promo << 12))
+        PackedMove::of(from, m.to(), m.promotion())
+    }
+
+    /// Packs the move from `from` to `to` (the rook's square for castling), promoting to
+    /// `promotion`: never [`PackedMove::NONE`], as `from` and `to` differ.
+    #[inline(always)]
+    pub fn of(from: Square, to: Square, promotion: Option<Role>) -> PackedMove {
+        let promo = promotion.map_or(0, |r| r as u16);
+        PackedMove(u16::from(from) | (u16::from(to) << 6) | (promo << 12))
     }
 
     /// True for "no move".
