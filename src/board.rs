@@ -4,7 +4,9 @@
 //! that repetition detection and the search start from.
 
 use shakmaty::{
-    attacks::{attacks, between, bishop_attacks, king_attacks, knight_attacks, rook_attacks},
+    attacks::{
+        aligned, attacks, between, bishop_attacks, king_attacks, knight_attacks, rook_attacks,
+    },
     fen::Fen,
     uci::UciMove,
     zobrist::{Zobrist64, ZobristValue},
@@ -22,6 +24,16 @@ pub fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
         Color::White => ((b & !FILE_A) << 7) | ((b & !FILE_H) << 9),
         Color::Black => ((b & !FILE_A) >> 9) | ((b & !FILE_H) >> 7),
     })
+}
+
+/// The squares from which each of our pieces (pawn, knight, bishop, rook, queen, king) would
+/// attack the opponent's king, and our pieces that stand alone between one of our sliders and
+/// it: what [`Board::gives_check_by`] reads.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckSquares {
+    king: Option<Square>,
+    by_role: [Bitboard; 6],
+    discoverers: Bitboard,
 }
 
 /// A position plus its Zobrist key, kept in step on every move (copy-make).
@@ -242,6 +254,66 @@ impl Board {
         Board { pos, key, last }
     }
 
+    /// What a move of the side to move needs to check the opponent's king ([`CheckSquares`]),
+    /// worked out once for a node whose moves are all asked [`Board::gives_check_by`].
+    pub fn check_squares(&self) -> CheckSquares {
+        let board = self.pos.board();
+        let us = self.pos.turn();
+        let Some(king) = board.king_of(!us) else {
+            return CheckSquares {
+                king: None,
+                by_role: [Bitboard::EMPTY; 6],
+                discoverers: Bitboard::EMPTY,
+            };
+        };
+        let occupied = board.occupied();
+        let (diagonal, straight) = (bishop_attacks(king, occupied), rook_attacks(king, occupied));
+        let ours = board.by_color(us);
+        CheckSquares {
+            king: Some(king),
+            by_role: [
+                shakmaty::attacks::pawn_attacks(!us, king),
+                knight_attacks(king),
+                diagonal,
+                straight,
+                diagonal | straight,
+                Bitboard::EMPTY,
+            ],
+            discoverers: lone_blockers(
+                board,
+                king,
+                board.rooks_and_queens() & ours,
+                board.bishops_and_queens() & ours,
+            ) & ours,
+        }
+    }
+
+    /// [`Board::gives_check`] with the node's [`CheckSquares`]: a plain move (no promotion,
+    /// castling or en passant) checks when its piece lands on a square from which it attacks the
+    /// king, or when it leaves a line between one of our sliders and the king. The board the
+    /// move lands on cannot differ on those lines: a slider moving away from the king along
+    /// one already had a piece between it and the king, or the opponent would be in check now.
+    /// Other moves ask [`Board::gives_check`].
+    #[inline]
+    pub fn gives_check_by(&self, m: Move, checks: &CheckSquares) -> bool {
+        match (m, checks.king) {
+            (
+                Move::Normal {
+                    role,
+                    from,
+                    to,
+                    promotion: None,
+                    ..
+                },
+                Some(king),
+            ) => {
+                checks.by_role[role as usize - 1].contains(to)
+                    || (checks.discoverers.contains(from) && !aligned(from, to, king))
+            }
+            _ => self.gives_check(m),
+        }
+    }
+
     /// True when the legal move `m` checks the opponent, found without playing it: the moved (or
     /// promoted) piece attacks the king from its target square, or the move uncovers one of our
     /// sliders on it. Castling and en passant, rare and intricate, are played to find out.
@@ -412,8 +484,14 @@ mod tests {
             if moves.is_empty() {
                 break;
             }
+            let checks = board.check_squares();
             for &m in &moves {
                 assert_eq!(board.gives_check(m), board.play(m).in_check(), "{m:?}");
+                assert_eq!(
+                    board.gives_check_by(m, &checks),
+                    board.gives_check(m),
+                    "{m:?}"
+                );
             }
             let m = moves[rng.below(moves.len())];
             board = board.play(m);
@@ -498,6 +576,12 @@ mod tests {
             let m = parse_uci_move(board.pos(), uci).unwrap();
             assert_eq!(board.play(m).in_check(), checks, "{fen} {uci} (played)");
             assert_eq!(board.gives_check(m), checks, "{fen} {uci}");
+            let squares = board.check_squares();
+            assert_eq!(
+                board.gives_check_by(m, &squares),
+                checks,
+                "{fen} {uci} (by squares)"
+            );
         }
     }
 

@@ -280,6 +280,7 @@ impl Searcher {
             in_check,
             static_eval,
             threats,
+            checks: b.check_squares(),
         };
         // The TT proves the node ALL (an upper bound at most two plies short, from an earlier
         // iteration, Cray Blitz's "iterated search"): it may split before its first move.
