@@ -3,6 +3,7 @@
 //! moves by history, losing captures last), and a selection-sort picker over a stack-allocated
 //! move list.
 
+use shakmaty::attacks::{bishop_attacks, rook_attacks};
 use shakmaty::{Bitboard, Chess, Move, MoveList, Position, Role};
 
 use super::history::History;
@@ -81,6 +82,24 @@ pub fn see(pos: &Chess, m: Move) -> i32 {
         gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
     }
     gain[0]
+}
+
+/// True when no opponent man can take the piece that the quiet move `m` lands, so that its SEE is
+/// 0: its target is not among `threats` (the squares the opponent attacks) and leaving its origin
+/// opens no line from an opponent slider to the target. Cheaper than [`see`], and exact.
+#[inline]
+pub fn quiet_target_is_safe(pos: &Chess, threats: Bitboard, m: Move) -> bool {
+    let (Some(from), to) = (m.from(), m.to()) else {
+        return false;
+    };
+    if threats.contains(to) {
+        return false;
+    }
+    let board = pos.board();
+    let occupied = board.occupied() ^ from;
+    let theirs = board.by_color(!pos.turn());
+    (bishop_attacks(to, occupied) & board.bishops_and_queens() & theirs).is_empty()
+        && (rook_attacks(to, occupied) & board.rooks_and_queens() & theirs).is_empty()
 }
 
 /// True if the move wins or keeps material by SEE (cheap when the victim outvalues the attacker).
@@ -301,6 +320,48 @@ mod tests {
             see_of("3r3k/3r4/8/8/8/8/3Q4/3RK3 w - - 0 1", "d2d7"),
             500 - 950 + 500
         );
+    }
+
+    #[test]
+    fn a_safe_quiet_target_means_a_see_of_zero() {
+        // Every quiet move of a few positions: "safe" only where SEE is 0, and for most such.
+        let mut rng = crate::rng::Rng::new(17);
+        let (mut safe, mut zero) = (0, 0);
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ] {
+            let mut b = Board::from_fen(fen, false).unwrap();
+            for _ in 0..60 {
+                let moves = b.pos().legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let threats = b.attacked_by(!b.pos().turn());
+                for &m in moves
+                    .iter()
+                    .filter(|m| !m.is_capture() && !m.is_promotion())
+                {
+                    let is_zero = see(b.pos(), m) == 0;
+                    if quiet_target_is_safe(b.pos(), threats, m) {
+                        assert!(is_zero, "{m:?} in {:?}", b.pos().board());
+                        safe += 1;
+                    }
+                    zero += usize::from(is_zero);
+                }
+                b = b.play(moves[rng.below(moves.len())]);
+            }
+        }
+        assert!(safe > zero / 2, "{safe} safe of {zero} with SEE 0");
+        // The rook on e2 stands between the black rook on e1 and e4: e4 is not attacked now,
+        // but it is once the rook has left e2.
+        let b = Board::from_fen("4k3/4p3/8/8/8/8/4R2K/4r3 w - - 0 1", false).unwrap();
+        let m = parse_uci_move(b.pos(), "e2e4").unwrap();
+        let threats = b.attacked_by(!b.pos().turn());
+        assert!(!threats.contains(m.to()));
+        assert!(!quiet_target_is_safe(b.pos(), threats, m));
+        assert!(see(b.pos(), m) < 0);
     }
 
     #[test]

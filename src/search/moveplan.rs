@@ -5,7 +5,7 @@
 
 use shakmaty::{Bitboard, Move, Position};
 
-use super::movepick::{is_killer_score, see};
+use super::movepick::{is_killer_score, quiet_target_is_safe, see};
 use super::node_type::NodeType;
 use super::params as p;
 use super::Searcher;
@@ -94,7 +94,11 @@ impl Searcher {
                 {
                     return None;
                 }
-                if depth <= 8 && see(pos, m) < p::SEE_QUIET() * depth {
+                // A quiet move's SEE is at most 0 and the margin below 0: a safe target keeps it.
+                if depth <= 8
+                    && !quiet_target_is_safe(pos, f.threats, m)
+                    && see(pos, m) < p::SEE_QUIET() * depth
+                {
                     return None;
                 }
             } else if depth <= 6 && see(pos, m) < p::SEE_NOISY() * depth * depth {
