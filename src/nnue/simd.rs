@@ -46,10 +46,10 @@ fn move_lanes(t: &mut [i16], w1: &[i16], h: usize, off: usize, subs: &[u16], add
 /// `acc.len()` (H) is a multiple of [`TILE`], row by row otherwise.
 pub fn update(acc: &mut [i16], w1: &[i16], subs: &[u16], adds: &[u16]) {
     #[cfg(target_arch = "x86_64")]
-    if x86::aligned_avx2(acc.len(), &[acc.as_ptr(), w1.as_ptr()]) {
+    if acc.len().is_multiple_of(TILE) && x86::avx2_aligned(&[acc.as_ptr(), w1.as_ptr()]) {
         let p = acc.as_mut_ptr();
         // SAFETY: the CPU has AVX2; `p` is `acc`, valid for reading and writing its whole
-        // length, a multiple of TILE, and 32-byte aligned like `w1` (`aligned_avx2`).
+        // length, a multiple of TILE, and 32-byte aligned like `w1` (`avx2_aligned`).
         unsafe { x86::tiles_avx2(p, p, acc.len(), w1, subs, adds) };
         return;
     }
@@ -77,10 +77,11 @@ fn update_compiled(acc: &mut [i16], w1: &[i16], subs: &[u16], adds: &[u16]) {
 pub fn update_from(src: &[i16], dst: &mut [i16], w1: &[i16], subs: &[u16], adds: &[u16]) {
     #[cfg(target_arch = "x86_64")]
     if src.len() == dst.len()
-        && x86::aligned_avx2(dst.len(), &[src.as_ptr(), dst.as_ptr(), w1.as_ptr()])
+        && dst.len().is_multiple_of(TILE)
+        && x86::avx2_aligned(&[src.as_ptr(), dst.as_ptr(), w1.as_ptr()])
     {
         // SAFETY: the CPU has AVX2; `src` and `dst` are distinct slices of the same length, a
-        // multiple of TILE, 32-byte aligned like `w1` (`aligned_avx2`).
+        // multiple of TILE, 32-byte aligned like `w1` (`avx2_aligned`).
         unsafe { x86::tiles_avx2(src.as_ptr(), dst.as_mut_ptr(), dst.len(), w1, subs, adds) };
         return;
     }
@@ -124,17 +125,17 @@ pub fn screlu_pair(us: &[i16], w_us: &[i16], them: &[i16], w_them: &[i16]) -> i6
             return unsafe { x86::screlu_pair_avx512(us, w_us, them, w_them) };
         }
         let (a, b, c, d) = (us.as_ptr(), w_us.as_ptr(), them.as_ptr(), w_them.as_ptr());
-        if fits && x86::aligned_avx2(DOT_CHUNK, &[a, b, c, d]) {
-            // SAFETY: the CPU has AVX2 and the four slices are 32-byte aligned (`aligned_avx2`).
+        if fits && x86::avx2_aligned(&[a, b, c, d]) {
+            // SAFETY: the CPU has AVX2 and the four slices are 32-byte aligned (`avx2_aligned`).
             return unsafe { x86::screlu_pair_avx2(us, w_us, them, w_them) };
         }
     }
-    screlu_pair_portable(us, w_us, them, w_them)
+    screlu_pair_compiled(us, w_us, them, w_them)
 }
 
 /// [`screlu_pair`] as a plain loop, for any width and any CPU.
 #[multiversion(targets("x86_64+avx2+avx512f+avx512bw", "x86_64+avx2"))]
-fn screlu_pair_portable(us: &[i16], w_us: &[i16], them: &[i16], w_them: &[i16]) -> i64 {
+fn screlu_pair_compiled(us: &[i16], w_us: &[i16], them: &[i16], w_them: &[i16]) -> i64 {
     fn dot(acc: &[i16], w: &[i16]) -> i64 {
         let mut total = 0i64;
         for (a, w) in acc.chunks(DOT_CHUNK).zip(w.chunks(DOT_CHUNK)) {
@@ -195,17 +196,14 @@ mod x86 {
         width() == Width::Avx512
     }
 
-    /// True when the AVX2 kernels below are the ones to use for `h` lanes at these pointers:
-    /// the CPU has AVX2 but not the AVX-512 that the other kernels use, `h` is a multiple of
-    /// [`TILE`], and every pointer is 32-byte aligned (as the network's and the accumulators'
-    /// [`super::super::lanes::Lanes`] are). Aligned loads are the point: a build for the
-    /// x86-64-v2 baseline splits every unaligned 256-bit load in two, a tuning the compiled
-    /// AVX2 loops inherit.
+    /// True when the AVX2 kernels below are the ones to use at these pointers: the CPU has AVX2
+    /// but not the AVX-512 that the other kernels use, and every pointer is 32-byte aligned (as
+    /// the network's and the accumulators' [`super::super::lanes::Lanes`] are). Aligned loads
+    /// are the point: a build for the x86-64-v2 baseline splits every unaligned 256-bit load in
+    /// two, a tuning the compiled AVX2 loops inherit.
     #[inline(always)]
-    pub fn aligned_avx2(h: usize, pointers: &[*const i16]) -> bool {
-        width() == Width::Avx2
-            && h.is_multiple_of(TILE)
-            && pointers.iter().all(|p| (*p as usize).is_multiple_of(32))
+    pub fn avx2_aligned(pointers: &[*const i16]) -> bool {
+        width() == Width::Avx2 && pointers.iter().all(|p| (*p as usize).is_multiple_of(32))
     }
 
     /// `dst = src − Σ w1[subs] + Σ w1[adds]` over `h` lanes, one [`TILE`] at a time held in
@@ -397,7 +395,7 @@ mod tests {
                 let them = aligned(30 + seed, h, i16::MIN.into(), i16::MAX.into());
                 let wu = aligned(40 + seed, h, -127, 127);
                 let wt = aligned(50 + seed, h, -127, 127);
-                let want = screlu_pair_portable(&us, &wu, &them, &wt);
+                let want = screlu_pair_compiled(&us, &wu, &them, &wt);
                 assert_eq!(screlu_pair(&us, &wu, &them, &wt), want);
                 if avx2 {
                     // SAFETY: the CPU has AVX2; `Lanes` are 64-byte aligned.
