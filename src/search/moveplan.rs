@@ -115,7 +115,8 @@ impl Searcher {
             r += i32::from(f.expected == NodeType::Cut);
             r -= i32::from(pv_node);
             r -= i32::from(is_killer_score(order));
-            r -= self.history.score(pos.turn(), f.threats, m) / 8192;
+            // The history term rounds to the nearest ply: from ±4,096 (of ±16,384) it acts.
+            r -= (self.history.score(pos.turn(), f.threats, m) + 4096).div_euclid(8192);
             r = r.clamp(0, (new_depth - 1).max(0));
         }
         Some(MovePlan {
