@@ -37,11 +37,10 @@ fn changed_squares(a: &Board, b: &Board) -> Bitboard {
     s
 }
 
-/// Features that differ between two boards: on each changed square, the old piece's (if any)
-/// and the new one's (if any).
+/// Features that differ between two boards whose changed squares are `s`: on each, the old
+/// piece's (if any) and the new one's (if any).
 #[inline(always)]
-fn changed(a: &Board, b: &Board) -> u32 {
-    let s = changed_squares(a, b);
+fn changed_features(s: Bitboard, a: &Board, b: &Board) -> u32 {
     (s & a.occupied()).count() as u32 + (s & b.occupied()).count() as u32
 }
 
@@ -66,20 +65,24 @@ impl Evaluator {
     pub fn evaluate(&mut self, pos: &Chess, ply: usize) -> i32 {
         let slot = ply.min(self.boards.len() - 1);
         let board = pos.board();
-        let mut base: Option<(usize, u32)> = None;
+        // The nearest slot, its distance in features and the squares that differ.
+        let mut base: Option<(usize, u32, Bitboard)> = None;
         for cand in [slot, slot.wrapping_sub(1), slot.wrapping_sub(2)] {
             if let Some(Some(b)) = self.boards.get(cand) {
-                let d = changed(b, board);
-                if base.is_none_or(|(_, bd)| d < bd) {
-                    base = Some((cand, d));
+                let squares = changed_squares(b, board);
+                let d = changed_features(squares, b, board);
+                if base.is_none_or(|(_, bd, _)| d < bd) {
+                    base = Some((cand, d, squares));
                 }
             }
         }
         let h = self.net.hidden();
         match base {
-            Some((cand, d)) if d <= (board.occupied().count() as u32).min(MAX_CHANGES as u32) => {
+            Some((cand, d, squares))
+                if d <= (board.occupied().count() as u32).min(MAX_CHANGES as u32) =>
+            {
                 if d > 0 || cand != slot {
-                    self.apply(cand, slot, board);
+                    self.apply(cand, slot, board, squares);
                 }
             }
             _ => {
@@ -102,14 +105,15 @@ impl Evaluator {
 
     /// Fills slot `slot`'s accumulators for `new` from slot `from`'s, which hold those of the
     /// board remembered there (at most [`MAX_CHANGES`] features from `new`, as
-    /// [`Evaluator::evaluate`] ensures); `from` is `slot` itself or a slot below it.
-    fn apply(&mut self, from: usize, slot: usize, new: &Board) {
+    /// [`Evaluator::evaluate`] ensures), `squares` the squares where the two differ; `from` is
+    /// `slot` itself or a slot below it.
+    fn apply(&mut self, from: usize, slot: usize, new: &Board, squares: Bitboard) {
         debug_assert!(from <= slot);
         let old = self.boards[from].as_ref().expect("a filled slot");
         let mut subs = [[0u16; MAX_CHANGES]; 2];
         let mut adds = [[0u16; MAX_CHANGES]; 2];
         let (mut ns, mut na) = (0, 0);
-        for sq in changed_squares(old, new) {
+        for sq in squares {
             if let Some(p) = old.piece_at(sq) {
                 subs[0][ns] = features::index(Color::White, p.color, p.role, sq) as u16;
                 subs[1][ns] = features::index(Color::Black, p.color, p.role, sq) as u16;
