@@ -11,7 +11,7 @@
 
 use shakmaty::{Move, MoveList, Position};
 
-use super::movepick::MovePicker;
+use super::movepick::{MovePicker, SortKeys};
 use super::moveplan::{LoopState, MovePlan, NodeFrame};
 use super::node_type::{NodeType, Outcome};
 use super::params as p;
@@ -257,7 +257,8 @@ impl Searcher {
                 }
             }
         }
-        let mut picker = MovePicker::new(b, &mut moves, tt_move, &self.history, ply);
+        let mut keys = SortKeys::new();
+        let mut picker = MovePicker::new(b, &mut moves, &mut keys, tt_move, &self.history, ply);
         let threats = picker.threats();
         self.history.clear_killers(ply + 1);
 

@@ -3,6 +3,7 @@
 //! moves by history, losing captures last), and a selection-sort picker over a stack-allocated
 //! move list.
 
+use arrayvec::ArrayVec;
 use shakmaty::attacks::{bishop_attacks, rook_attacks};
 use shakmaty::{Bitboard, Chess, Move, MoveList, Position, Role};
 
@@ -135,13 +136,17 @@ fn sort_key(score: i32, pos: usize) -> i32 {
     (score << 8) | (255 - pos as i32)
 }
 
-/// A list of legal moves with ordering scores, handed out best first. The list stays on the
-/// caller's stack (borrowed, reordered in place): a `MoveList` is a 2 KB array, and moving it into
-/// the picker cost a `memcpy` per node.
+/// The [`sort_key`]s of a picker's moves, in step with its list. An `ArrayVec` is not initialised
+/// beyond its length, so a node writes only as many keys as it has moves.
+pub type SortKeys = ArrayVec<i32, 256>;
+
+/// A list of legal moves with ordering scores, handed out best first. The list and its keys stay
+/// on the caller's stack (borrowed, reordered in place): a `MoveList` is a 2 KB array and the
+/// keys 1 KB, and moving them into the picker cost a `memcpy` per node (and a zeroed key array
+/// a `memset`).
 pub struct MovePicker<'a> {
     moves: &'a mut MoveList,
-    /// [`sort_key`]s, in step with `moves`.
-    keys: [i32; 256],
+    keys: &'a mut SortKeys,
     next: usize,
     /// The squares the side not to move attacks, the history's threat index (empty for a
     /// quiescence picker, which scores no quiet move).
@@ -155,6 +160,7 @@ impl<'a> MovePicker<'a> {
     pub fn new(
         b: &Board,
         moves: &'a mut MoveList,
+        keys: &'a mut SortKeys,
         tt_move: PackedMove,
         history: &History,
         ply: usize,
@@ -164,8 +170,8 @@ impl<'a> MovePicker<'a> {
         let threats = b.attacked_by(!turn);
         let killers = history.killers(ply);
         let counter = history.counter(b.last_slot());
-        let mut keys = [0i32; 256];
-        for (i, (k, &m)) in keys.iter_mut().zip(moves.iter()).enumerate() {
+        keys.clear();
+        for (i, &m) in moves.iter().enumerate() {
             // The move's fields, read once.
             let (from, to, capture, promotion) = match m {
                 Move::Normal {
@@ -196,7 +202,8 @@ impl<'a> MovePicker<'a> {
             } else {
                 history.score_of(turn, threats, from, to)
             };
-            *k = sort_key(score, i);
+            // SAFETY: one key a move, and a move list holds at most 256, the keys' capacity.
+            unsafe { keys.push_unchecked(sort_key(score, i)) };
         }
         MovePicker {
             moves,
@@ -209,17 +216,22 @@ impl<'a> MovePicker<'a> {
     /// Captures and promotions of a quiescence node, MVV-LVA ordered; `moves` holds only those
     /// (as [`super::tactical::captures_and_promotions`] generates them).
     #[inline]
-    pub fn tactical(moves: &'a mut MoveList, tt_move: PackedMove) -> MovePicker<'a> {
+    pub fn tactical(
+        moves: &'a mut MoveList,
+        keys: &'a mut SortKeys,
+        tt_move: PackedMove,
+    ) -> MovePicker<'a> {
         debug_assert!(moves.iter().all(|m| m.is_capture() || m.is_promotion()));
-        let mut keys = [0i32; 256];
-        for (i, (k, &m)) in keys.iter_mut().zip(moves.iter()).enumerate() {
+        keys.clear();
+        for (i, &m) in moves.iter().enumerate() {
             let score = if tt_move.matches(m) {
                 TT_MOVE
             } else {
                 let victim = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
                 victim * 16 - see_value(m.role()) / 16
             };
-            *k = sort_key(score, i);
+            // SAFETY: one key a move, and a move list holds at most 256, the keys' capacity.
+            unsafe { keys.push_unchecked(sort_key(score, i)) };
         }
         MovePicker {
             moves,
@@ -259,7 +271,7 @@ impl<'a> MovePicker<'a> {
     }
 
     /// The next best move and its ordering score.
-    #[inline]
+    #[inline(always)]
     pub fn next_move(&mut self) -> Option<(Move, i32)> {
         let n = self.moves.len();
         if self.next >= n {
@@ -374,7 +386,8 @@ mod tests {
         let h = History::new();
         let tt = parse_uci_move(b.pos(), "a2a3").unwrap();
         let mut moves = b.pos().legal_moves();
-        let mut p = MovePicker::new(&b, &mut moves, PackedMove::new(tt), &h, 0);
+        let mut keys = SortKeys::new();
+        let mut p = MovePicker::new(&b, &mut moves, &mut keys, PackedMove::new(tt), &h, 0);
         assert_eq!(p.len(), 48);
         assert_eq!(p.next_move().map(|x| x.0), Some(tt));
         let (second, _) = p.next_move().unwrap();
@@ -394,7 +407,8 @@ mod tests {
         let h = History::new();
         let mut moves = b.pos().legal_moves();
         let listed = moves.clone();
-        let mut p = MovePicker::new(&b, &mut moves, PackedMove::NONE, &h, 0);
+        let mut keys = SortKeys::new();
+        let mut p = MovePicker::new(&b, &mut moves, &mut keys, PackedMove::NONE, &h, 0);
         let mut out = Vec::new();
         while let Some((m, score)) = p.next_move() {
             assert_eq!(score, 0);
@@ -424,7 +438,8 @@ mod tests {
         h.set_counter(b.last_slot(), counter);
         let order = |h: &History, board: &Board| {
             let mut moves = board.pos().legal_moves();
-            let mut p = MovePicker::new(board, &mut moves, PackedMove::NONE, h, 1);
+            let mut keys = SortKeys::new();
+            let mut p = MovePicker::new(board, &mut moves, &mut keys, PackedMove::NONE, h, 1);
             let mut out = Vec::new();
             while let Some((m, _)) = p.next_move() {
                 out.push(m);

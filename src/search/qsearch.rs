@@ -4,7 +4,7 @@
 
 use shakmaty::{MoveList, Position};
 
-use super::movepick::{see_non_negative, MovePicker};
+use super::movepick::{see_non_negative, MovePicker, SortKeys};
 use super::tactical::captures_and_promotions;
 use super::Searcher;
 use crate::board::Board;
@@ -88,16 +88,17 @@ impl Searcher {
             best = stand_pat;
         }
         let mut moves: MoveList;
+        let mut keys = SortKeys::new();
         let mut picker = if in_check {
             moves = pos.legal_moves();
             if moves.is_empty() {
                 return mated_in(ply);
             }
-            MovePicker::new(b, &mut moves, tt_move, &self.history, ply)
+            MovePicker::new(b, &mut moves, &mut keys, tt_move, &self.history, ply)
         } else {
             moves = MoveList::new();
             captures_and_promotions(pos, &mut moves);
-            MovePicker::tactical(&mut moves, tt_move)
+            MovePicker::tactical(&mut moves, &mut keys, tt_move)
         };
         let mut best_move = None;
         while let Some((m, _)) = picker.next_move() {
