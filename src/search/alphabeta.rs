@@ -9,6 +9,7 @@
 //! each move's late-move, futility and SEE pruning, check extension and late-move reduction come
 //! from [`super::moveplan`], which split points share.
 
+use arrayvec::ArrayVec;
 use shakmaty::{Move, MoveList, Position};
 
 use super::movepick::{MovePicker, SortKeys};
@@ -269,8 +270,8 @@ impl Searcher {
             alpha = alpha.max(floor);
         }
         let mut best_move: Option<Move> = None;
-        let mut quiets_tried: [Option<Move>; 64] = [None; 64];
-        let mut quiet_count = 0usize;
+        // The first 64 quiet moves searched (an `ArrayVec`: nothing written until a move is).
+        let mut quiets_tried: ArrayVec<Move, 64> = ArrayVec::new();
         let mut index = 0usize;
         self.keys.push(key);
         let frame = NodeFrame {
@@ -307,7 +308,7 @@ impl Searcher {
                     // The rest of the moves are planned here, as the serial loop would have:
                     // pruned moves are left out, the rest keep their reductions and child types.
                     let mut rest: Vec<MovePlan> = Vec::with_capacity(picker.len());
-                    let (mut i, mut q) = (index, quiet_count);
+                    let (mut i, mut q) = (index, quiets_tried.len());
                     while let Some((m, order)) = picker.next_move() {
                         if excluded == Some(m) {
                             continue;
@@ -320,7 +321,7 @@ impl Searcher {
                         };
                         if let Some(plan) = self.plan_move(&frame, m, order, at) {
                             i += 1;
-                            if plan.quiet && q < quiets_tried.len() {
+                            if plan.quiet && q < quiets_tried.capacity() {
                                 q += 1;
                             }
                             rest.push(plan);
@@ -366,7 +367,7 @@ impl Searcher {
             }
             let at = LoopState {
                 index,
-                quiet_count,
+                quiet_count: quiets_tried.len(),
                 alpha,
                 best,
             };
@@ -402,13 +403,14 @@ impl Searcher {
                     }
                     if score >= beta {
                         if quiet {
-                            let tried: MoveList = quiets_tried[..quiet_count]
-                                .iter()
-                                .flatten()
-                                .copied()
-                                .collect();
-                            self.history
-                                .update_cutoff(pos.turn(), threats, ply, depth, m, &tried);
+                            self.history.update_cutoff(
+                                pos.turn(),
+                                threats,
+                                ply,
+                                depth,
+                                m,
+                                &quiets_tried,
+                            );
                             self.history.set_counter(b.last_slot(), m);
                         }
                         break;
@@ -416,9 +418,8 @@ impl Searcher {
                     alpha = score;
                 }
             }
-            if quiet && quiet_count < quiets_tried.len() {
-                quiets_tried[quiet_count] = Some(m);
-                quiet_count += 1;
+            if quiet && !quiets_tried.is_full() {
+                quiets_tried.push(m);
             }
         }
         self.keys.pop();
