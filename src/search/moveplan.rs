@@ -115,8 +115,8 @@ impl Searcher {
             r += i32::from(f.expected == NodeType::Cut);
             r -= i32::from(pv_node);
             r -= i32::from(is_killer_score(order));
-            // The history term rounds to the nearest ply: from ±4,096 (of ±16,384) it acts.
-            r -= (self.history.score(pos.turn(), f.threats, m) + 4096).div_euclid(8192);
+            // The history term rounds to the nearest ply: from ±3,072 (of ±16,384) it acts.
+            r -= (self.history.score(pos.turn(), f.threats, m) + 3072).div_euclid(6144);
             r = r.clamp(0, (new_depth - 1).max(0));
         }
         Some(MovePlan {
@@ -149,6 +149,7 @@ mod tests {
     use shakmaty::{Move, MoveList, Position};
 
     use super::*;
+    use crate::search::history::bonus;
     use crate::search::{SearchControl, SearchLimits};
     use crate::tt::Table;
 
@@ -252,6 +253,24 @@ mod tests {
                 at(30, 30, 0, -crate::score::tb_win_in(9))
             )
             .is_some());
+    }
+
+    #[test]
+    fn the_history_term_takes_a_ply_for_each_6144_rounded() {
+        let mut s = searcher();
+        let b = Board::startpos();
+        let f = frame(&b, 8, NodeType::All, 0);
+        let (good, bad) = (find(&b, "a2a3"), find(&b, "h2h3"));
+        let plain = s.plan_move(&f, good, 0, at(20, 19, -1, 0)).unwrap();
+        assert!(plain.reduction > 0 && plain.reduction + 1 < plain.depth - 1);
+        // A depth-12 cutoff gives 3,712, at least 3,072: a ply less (and a ply more for the
+        // moves it refuted), where `history / 8192` rounded took nothing off.
+        assert_eq!(bonus(12), 3712);
+        s.history
+            .update_cutoff(b.turn(), f.threats, 3, 12, good, &[bad]);
+        let reduced = |m| s.plan_move(&f, m, 0, at(20, 19, -1, 0)).unwrap().reduction;
+        assert_eq!(reduced(good), plain.reduction - 1);
+        assert_eq!(reduced(bad), plain.reduction + 1);
     }
 
     #[test]
