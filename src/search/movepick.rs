@@ -114,11 +114,18 @@ pub fn see_non_negative(pos: &Chess, m: Move) -> bool {
     see(pos, m) >= 0
 }
 
+/// MVV-LVA score of a capture or promotion: the most valuable victim (a promotion's new piece
+/// counted as one) first, then the least valuable attacker.
+#[inline]
+fn mvv_lva(m: Move) -> i32 {
+    let victim = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
+    victim * 16 - see_value(m.role()) / 16
+}
+
 /// Ordering score of a capture or queen promotion (MVV-LVA, with SEE deciding good or bad).
 #[inline]
 fn tactical_score(pos: &Chess, m: Move) -> i32 {
-    let victim = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
-    let mvv_lva = victim * 16 - see_value(m.role()) / 16;
+    let mvv_lva = mvv_lva(m);
     if see_non_negative(pos, m) {
         GOOD_CAPTURE + mvv_lva
     } else {
@@ -227,8 +234,7 @@ impl<'a> MovePicker<'a> {
             let score = if tt_move.matches(m) {
                 TT_MOVE
             } else {
-                let victim = m.capture().map_or(0, see_value) + m.promotion().map_or(0, see_value);
-                victim * 16 - see_value(m.role()) / 16
+                mvv_lva(m)
             };
             // SAFETY: one key a move, and a move list holds at most 256, the keys' capacity.
             unsafe { keys.push_unchecked(sort_key(score, i)) };
