@@ -200,7 +200,10 @@ impl Searcher {
                 && has_pieces(pos)
             {
                 if let Some(null) = b.play_null() {
-                    let r = p::NMP_BASE() + depth / p::NMP_DIVISOR();
+                    // Deeper the further the static eval stands above beta.
+                    let r = p::NMP_BASE()
+                        + depth / p::NMP_DIVISOR()
+                        + ((static_eval - beta) / p::NMP_EVAL_DIVISOR()).min(p::NMP_EVAL_MAX());
                     self.keys.push(key);
                     self.set_after_null(ply + 1, true);
                     let s = -self.alphabeta(

@@ -74,6 +74,11 @@ search_params! {
     NMP_BASE = 3, 2, 5, 0.5;
     /// Null-move pruning: one more ply of reduction per this many plies of depth.
     NMP_DIVISOR = 4, 2, 8, 0.5;
+    /// Null-move pruning: one more ply of reduction per this many centipawns of static eval above
+    /// beta.
+    NMP_EVAL_DIVISOR = 200, 100, 400, 10.0;
+    /// Null-move pruning: most plies the eval margin adds.
+    NMP_EVAL_MAX = 3, 1, 5, 0.5;
     /// Futility pruning of quiet moves: deepest remaining depth.
     FUTILITY_DEPTH = 6, 2, 9, 0.5;
     /// Futility pruning: base margin, centipawns.
