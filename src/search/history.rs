@@ -38,7 +38,8 @@ impl Default for History {
 /// With steps this size gravity makes the table follow the recent search; the `d²` (at most
 /// 1,200) it replaced took about 1,800 depth-3 cutoffs to bring a slot 63 % of the way to the
 /// bound (16,384 / 9 steps of gravity). The larger values also make the late-move reduction's
-/// history term (`history / 6144` rounded to the nearest ply, so ±1 from ±3,072) act.
+/// history term (`history / LMR_HISTORY_STEP`, 6,144, rounded to the nearest ply: ±1 from ±3,072)
+/// act.
 #[inline]
 pub fn bonus(depth: i32) -> i32 {
     if depth > 13 {

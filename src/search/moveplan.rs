@@ -60,11 +60,6 @@ pub struct LoopState {
     pub best: i32,
 }
 
-/// History per ply of the late-move reduction's history term, which rounds to the nearest ply.
-/// A ply per 6,144 gained +18.0 over a ply per 8,192; a ply per 4,096 measured −15.4
-/// (docs/history/search-experiments.md).
-const LMR_HISTORY_STEP: i32 = 6144;
-
 impl Searcher {
     /// The plan for `m` (picker score `order`) as the move the node's loop takes in state `at`;
     /// `None` when the move is pruned.
@@ -120,9 +115,9 @@ impl Searcher {
             r += i32::from(f.expected == NodeType::Cut);
             r -= i32::from(pv_node);
             r -= i32::from(is_killer_score(order));
-            // The history term rounds to the nearest ply: from ±3,072 (of ±16,384) it acts.
+            // The history term rounds to the nearest ply: from half a step it acts.
             let h = self.history.score(pos.turn(), f.threats, m);
-            r -= (h + LMR_HISTORY_STEP / 2).div_euclid(LMR_HISTORY_STEP);
+            r -= (h + p::LMR_HISTORY_STEP() / 2).div_euclid(p::LMR_HISTORY_STEP());
             r = r.clamp(0, (new_depth - 1).max(0));
         }
         Some(MovePlan {

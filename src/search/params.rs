@@ -93,6 +93,10 @@ search_params! {
     LMR_BASE = 75, 0, 200, 8.0;
     /// LMR table: divisor of ln(depth)·ln(move number), in hundredths.
     LMR_DIVISOR = 225, 150, 400, 10.0;
+    /// LMR: one ply less per this much history (of ±16,384), rounded to the nearest ply. A ply per
+    /// 6,144 gained +18.0 over a ply per 8,192; a ply per 4,096 measured −15.4
+    /// (docs/history/search-experiments.md).
+    LMR_HISTORY_STEP = 6144, 2048, 16384, 256.0;
     /// SEE pruning of quiet moves: margin per ply (negative), centipawns.
     SEE_QUIET = -60, -150, -20, 5.0;
     /// SEE pruning of captures: margin per ply² (negative), centipawns.
