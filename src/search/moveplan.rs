@@ -117,7 +117,8 @@ impl Searcher {
             r -= i32::from(is_killer_score(order));
             // The history term rounds to the nearest ply: from half a step it acts.
             let h = self.history.score(pos.turn(), f.threats, m);
-            r -= (h + p::LMR_HISTORY_STEP() / 2).div_euclid(p::LMR_HISTORY_STEP());
+            let step = p::LMR_HISTORY_STEP();
+            r -= (h + step / 2).div_euclid(step);
             r = r.clamp(0, (new_depth - 1).max(0));
         }
         Some(MovePlan {
