@@ -133,6 +133,8 @@ impl Searcher {
                 .and_then(|e| tt::stored_eval(&e))
                 .unwrap_or_else(|| self.evaluate(pos, ply))
         };
+        self.set_static_eval(ply, static_eval);
+        let improving = !in_check && self.improving(ply, static_eval);
 
         // Tablebases: a position the tables know, reached by a capture or a pawn move, is scored
         // from them (see `crate::syzygy::probe`). A draw, or a bound that decides the window, ends
@@ -176,8 +178,11 @@ impl Searcher {
             depth -= 1;
         }
         if !pv_node && !in_check && ply > 0 && !is_decisive(beta) && excluded.is_none() {
-            // Reverse futility: far above beta with little depth left, assume it holds.
-            if depth <= p::RFP_DEPTH() && static_eval - p::RFP_MARGIN() * depth >= beta {
+            // Reverse futility: far above beta with little depth left, assume it holds (a ply's
+            // margin less when the position is improving).
+            if depth <= p::RFP_DEPTH()
+                && static_eval - p::RFP_MARGIN() * (depth - i32::from(improving)) >= beta
+            {
                 return static_eval;
             }
             // Razoring: far below alpha with little depth left, ask quiescence whether anything
@@ -284,6 +289,7 @@ impl Searcher {
             expected,
             in_check,
             static_eval,
+            improving,
             threats,
             checks: b.check_squares(),
         };
@@ -343,6 +349,7 @@ impl Searcher {
                         root_depth: self.root_depth,
                         best,
                         kind,
+                        evals: self.static_evals_at(ply),
                     };
                     let Some(r) = self.split(spec, rest) else {
                         self.keys.pop();

@@ -270,6 +270,7 @@ impl Searcher {
                     root_depth: depth,
                     best,
                     kind: SplitKind::Root,
+                    evals: self.static_evals_at(0),
                 };
                 let Some(r) = self.split(spec, rest) else {
                     self.keys.pop();

@@ -19,7 +19,7 @@ pub mod tactical;
 
 use std::sync::Arc;
 
-use crate::score::MAX_PLY;
+use crate::score::{MATE, MAX_PLY};
 use crate::search::smp::{SmpMode, SmpStats, SplitBoard, SplitPoint};
 use crate::tt::Table;
 pub use control::{SearchControl, SearchLimits};
@@ -75,6 +75,9 @@ pub struct Searcher {
     null_plies: [bool; MAX_PLY + 2],
     /// The move left out at each ply while a singular-extension search runs there.
     excluded: [Option<shakmaty::Move>; MAX_PLY + 2],
+    /// The static evaluation of the node at each ply of the current path (`-MATE` in check or
+    /// unknown), for [`Searcher::improving`].
+    evals: [i32; MAX_PLY + 2],
     /// The network's incremental evaluator when `EvalFile` names one; the hand-written
     /// evaluation otherwise.
     nnue: Option<crate::nnue::Evaluator>,
@@ -106,6 +109,7 @@ impl Searcher {
             singular: 0,
             null_plies: [false; MAX_PLY + 2],
             excluded: [None; MAX_PLY + 2],
+            evals: [-MATE; MAX_PLY + 2],
             nnue: None,
             syzygy: None,
         }
@@ -183,6 +187,44 @@ impl Searcher {
     #[inline]
     pub fn set_after_null(&mut self, ply: usize, on: bool) {
         self.null_plies[ply.min(MAX_PLY + 1)] = on;
+    }
+
+    /// Records `eval`, the static evaluation of the node at `ply` (`-MATE` in check).
+    #[inline]
+    pub fn set_static_eval(&mut self, ply: usize, eval: i32) {
+        self.evals[ply.min(MAX_PLY + 1)] = eval;
+    }
+
+    /// The static evaluations recorded at `ply - 1` and `ply` (`-MATE` before the root), which a
+    /// split point hands to its helpers.
+    #[inline]
+    pub fn static_evals_at(&self, ply: usize) -> [i32; 2] {
+        let ply = ply.min(MAX_PLY + 1);
+        let before = match ply {
+            0 => -MATE,
+            _ => self.evals[ply - 1],
+        };
+        [before, self.evals[ply]]
+    }
+
+    /// Takes over the evaluations [`Searcher::static_evals_at`] gave at `ply` (a helper joining
+    /// a split point there).
+    #[inline]
+    pub fn set_static_evals_at(&mut self, ply: usize, evals: [i32; 2]) {
+        let ply = ply.min(MAX_PLY + 1);
+        if ply > 0 {
+            self.evals[ply - 1] = evals[0];
+        }
+        self.evals[ply] = evals[1];
+    }
+
+    /// True when the side to move at `ply`, with static evaluation `eval`, stands better than it
+    /// did two plies before: its position is improving, so pruning and reductions may trust the
+    /// evaluation less. Near the root, or when that earlier node was in check, it counts as
+    /// improving (prune less).
+    #[inline]
+    pub fn improving(&self, ply: usize, eval: i32) -> bool {
+        ply < 2 || eval > self.evals[ply.min(MAX_PLY + 1) - 2]
     }
 
     /// Sets (or clears, with `None`) the move a singular-extension search at `ply` leaves out.

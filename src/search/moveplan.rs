@@ -41,6 +41,8 @@ pub struct NodeFrame<'a> {
     pub in_check: bool,
     /// Static evaluation (meaningless when in check).
     pub static_eval: i32,
+    /// The static evaluation stands above that of two plies before ([`Searcher::improving`]).
+    pub improving: bool,
     /// Squares the opponent attacks (the history's threat index).
     pub threats: Bitboard,
     /// What a move needs to give check ([`Board::gives_check_by`]).
@@ -81,10 +83,12 @@ impl Searcher {
         // e6d36e6: +13.9 Elo at 2+0.02).
         if f.ply > 0 && !f.in_check && !gives_check && index > 0 && best > -TB_BOUND {
             if quiet {
-                // Late-move pruning and futility pruning of quiet moves.
+                // Late-move pruning (after half as many quiet moves when the position is not
+                // improving) and futility pruning of quiet moves.
                 if !pv_node
                     && depth <= p::LMP_DEPTH()
-                    && quiet_count as i32 >= p::LMP_BASE() + depth * depth
+                    && quiet_count as i32
+                        >= (p::LMP_BASE() + depth * depth) / (2 - i32::from(f.improving))
                 {
                     return None;
                 }
@@ -107,12 +111,13 @@ impl Searcher {
         }
         let extension = i32::from(gives_check && (f.ply as i32) < 2 * self.root_depth);
         let new_depth = depth - 1 + extension;
-        // Late-move reductions: more at expected CUT-nodes, less at PV-nodes, for killers and for
-        // moves with a good history.
+        // Late-move reductions: more at expected CUT-nodes and where the position is not
+        // improving, less at PV-nodes, for killers and for moves with a good history.
         let mut r = 0;
         if index > 0 && depth >= 3 && quiet && !f.in_check && !gives_check {
             r = p::lmr_reduction(depth, index + 1);
             r += i32::from(f.expected == NodeType::Cut);
+            r += i32::from(!f.improving);
             r -= i32::from(pv_node);
             r -= i32::from(is_killer_score(order));
             // The history term rounds to the nearest ply: from half a step it acts.
@@ -180,6 +185,7 @@ mod tests {
             expected,
             in_check: false,
             static_eval,
+            improving: true,
             threats: board.attacked_by(!board.turn()),
             checks: board.check_squares(),
         }
@@ -273,6 +279,41 @@ mod tests {
         let reduced = |m| s.plan_move(&f, m, 0, at(20, 19, -1, 0)).unwrap().reduction;
         assert_eq!(reduced(good), plain.reduction - 1);
         assert_eq!(reduced(bad), plain.reduction + 1);
+    }
+
+    #[test]
+    fn a_position_that_is_not_improving_is_reduced_and_pruned_more() {
+        let s = searcher();
+        let b = Board::startpos();
+        let m = find(&b, "a2a3");
+        let with = |depth, improving| NodeFrame {
+            improving,
+            ..frame(&b, depth, NodeType::All, 0)
+        };
+        let reduction = |f: &NodeFrame| s.plan_move(f, m, 0, at(20, 19, -1, 0)).unwrap().reduction;
+        assert_eq!(reduction(&with(8, false)), reduction(&with(8, true)) + 1);
+        // Late-move pruning at depth 3: after 3 + 3 * 3 = 12 quiet moves, or 6 when the
+        // position is not improving.
+        let searched = |improving, quiets: usize| {
+            s.plan_move(&with(3, improving), m, 0, at(quiets + 1, quiets, 0, -100))
+                .is_some()
+        };
+        assert!(searched(true, 11) && !searched(true, 12));
+        assert!(searched(false, 5) && !searched(false, 6));
+    }
+
+    #[test]
+    fn improving_compares_with_two_plies_before_and_trusts_the_root() {
+        let mut s = searcher();
+        s.set_static_eval(3, 40);
+        s.set_static_eval(4, -300);
+        assert!(s.improving(5, 41));
+        assert!(!s.improving(5, 40) && !s.improving(5, -100));
+        assert_eq!(s.static_evals_at(4), [40, -300]);
+        // Two plies after a node in check (`-MATE`), and near the root, it counts as improving.
+        s.set_static_eval(6, -crate::score::MATE);
+        assert!(s.improving(8, -5000));
+        assert!(s.improving(0, -5000) && s.improving(1, -5000));
     }
 
     #[test]

@@ -120,6 +120,7 @@ impl Searcher {
     pub fn work_at(&mut self, sp: &Arc<SplitPoint>) {
         self.keys.clear();
         self.keys.extend_from_slice(&sp.keys);
+        self.set_static_evals_at(sp.ply, sp.evals);
         self.root_depth = sp.root_depth;
         self.can_stop = true;
         self.stopped = self.ctl.stopped();
@@ -312,7 +313,7 @@ mod tests {
     }
 
     #[test]
-    fn a_helper_joining_a_split_point_takes_the_owners_history_and_killers() {
+    fn a_helper_joining_a_split_point_takes_the_owners_history_killers_and_evals() {
         use crate::board::Board;
         use crate::search::history::History;
         use crate::search::smp::SplitKind;
@@ -353,13 +354,14 @@ mod tests {
         let spec = SplitSpec {
             board,
             keys: Vec::new(),
-            ply: 0,
+            ply: 1,
             depth: 2,
             alpha: -30_000,
             beta: -29_999,
             root_depth: 2,
             best: -30_000,
             kind: SplitKind::All,
+            evals: [35, -20],
         };
         let sp = Arc::new(SplitPoint::new(spec, None, moves).with_history(&owner));
         splits.publish(&sp);
@@ -369,5 +371,7 @@ mod tests {
             owners_score
         );
         assert_eq!(helper.history.killers(60), owner.killers(60));
+        // The split node's children and grandchildren judge `improving` by the owner's evals.
+        assert_eq!(helper.static_evals_at(1), [35, -20]);
     }
 }

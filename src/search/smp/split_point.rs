@@ -98,6 +98,9 @@ pub struct SplitSpec {
     pub best: i32,
     /// Why the node splits.
     pub kind: SplitKind,
+    /// Static evaluations at the split node's parent and at the split node
+    /// ([`crate::search::Searcher::static_evals_at`]).
+    pub evals: [i32; 2],
 }
 
 struct State {
@@ -128,6 +131,8 @@ pub struct SplitPoint {
     pub root_depth: i32,
     /// Why the node split.
     pub kind: SplitKind,
+    /// Static evaluations at the split node's parent and at the split node.
+    pub evals: [i32; 2],
     /// Lower end of the window: raised by every move that beats it (PV split points only; a
     /// zero-window split point fails high instead).
     alpha: CachePadded<AtomicI32>,
@@ -177,6 +182,7 @@ impl SplitPoint {
             beta: spec.beta,
             root_depth: spec.root_depth,
             kind: spec.kind,
+            evals: spec.evals,
             alpha: CachePadded::new(AtomicI32::new(spec.alpha)),
             parent,
             stop: CachePadded::new(AtomicU8::new(0)),
@@ -390,6 +396,7 @@ mod tests {
             root_depth: 8,
             best: -50,
             kind: SplitKind::All,
+            evals: [0, 0],
         };
         Arc::new(SplitPoint::new(spec, parent, moves))
     }
@@ -564,6 +571,7 @@ mod tests {
             root_depth: 6,
             best: 10,
             kind: SplitKind::Root,
+            evals: [0, 0],
         };
         let sp = SplitPoint::new(spec, None, moves);
         let a = sp.next_move().unwrap().mv;
