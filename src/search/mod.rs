@@ -219,9 +219,9 @@ impl Searcher {
     }
 
     /// True when the side to move at `ply`, with static evaluation `eval`, stands better than it
-    /// did two plies before: its position is improving, so pruning and reductions may trust the
-    /// evaluation less. Near the root, or when that earlier node was in check, it counts as
-    /// improving (prune less).
+    /// did two plies before. An improving node takes reverse futility's smaller margin and is
+    /// pruned and reduced less by late moves. Near the root (plies 0 to 2: the root's eval is
+    /// not recorded), or two plies after a node in check (`-MATE`), it counts as improving.
     #[inline]
     pub fn improving(&self, ply: usize, eval: i32) -> bool {
         ply < 2 || eval > self.evals[ply.min(MAX_PLY + 1) - 2]
