@@ -126,12 +126,18 @@ impl Searcher {
         }
 
         let in_check = b.in_check();
-        let static_eval = if in_check {
+        // The raw evaluation goes into the TT; the search prunes with the corrected one.
+        let raw_eval = if in_check {
             -MATE
         } else {
             entry
                 .and_then(|e| tt::stored_eval(&e))
                 .unwrap_or_else(|| self.evaluate(pos, ply))
+        };
+        let static_eval = if in_check {
+            -MATE
+        } else {
+            self.correction.apply(pos, raw_eval)
         };
         self.set_static_eval(ply, static_eval);
         let improving = !in_check && self.improving(ply, static_eval);
@@ -155,7 +161,7 @@ impl Searcher {
                         NewEntry {
                             mv: PackedMove::NONE,
                             score: score_to_tt(score, ply),
-                            eval: eval_to_tt(in_check, static_eval),
+                            eval: eval_to_tt(in_check, raw_eval),
                             depth: (depth + TB_DEPTH_BONUS).clamp(0, MAX_PLY as i32 - 1) as u8,
                             bound,
                             pinned: false,
@@ -188,7 +194,7 @@ impl Searcher {
             // Razoring: far below alpha with little depth left, ask quiescence whether anything
             // tactical saves the node; if not, it fails low.
             if depth <= p::RAZOR_DEPTH() && static_eval + p::RAZOR_MARGIN() * depth <= alpha {
-                let s = self.qsearch_probed(b, alpha, alpha + 1, ply, entry, Some(static_eval));
+                let s = self.qsearch_probed(b, alpha, alpha + 1, ply, entry, Some(raw_eval));
                 if self.stopped {
                     return 0;
                 }
@@ -447,12 +453,25 @@ impl Searcher {
             Outcome::Exact => Bound::Exact,
             Outcome::FailLow => Bound::Upper,
         };
+        // The search's score says which way the evaluation erred, when its bound points that way
+        // and no capture or promotion decided it.
+        if !in_check
+            && !is_decisive(best)
+            && best_move.is_none_or(|m| !m.is_capture() && !m.is_promotion())
+            && match bound {
+                Bound::Lower => best > static_eval,
+                Bound::Upper => best < static_eval,
+                _ => true,
+            }
+        {
+            self.correction.update(pos, depth, raw_eval, best);
+        }
         self.tt.store(
             key,
             NewEntry {
                 mv: best_move.map_or(PackedMove::NONE, PackedMove::new),
                 score: score_to_tt(best, ply),
-                eval: eval_to_tt(in_check, static_eval),
+                eval: eval_to_tt(in_check, raw_eval),
                 depth: depth.clamp(0, 255) as u8,
                 bound,
                 pinned: false,

@@ -5,6 +5,7 @@
 
 pub mod alphabeta;
 pub mod control;
+pub mod correction;
 pub mod history;
 pub mod iterate;
 pub mod movepick;
@@ -50,6 +51,7 @@ pub struct Searcher {
     pub pv: pv::PvTable,
     /// Killers and history.
     pub history: history::History,
+    pub correction: correction::Correction,
     /// Predicted-vs-actual node type counts.
     pub stats: NodeStats,
     /// Keys of the positions before the current node (game history, then the search path).
@@ -97,6 +99,7 @@ impl Searcher {
             seldepth: 0,
             pv: pv::PvTable::new(),
             history: history::History::new(),
+            correction: correction::Correction::new(),
             stats: NodeStats::default(),
             keys: Vec::with_capacity(1024),
             stopped: false,

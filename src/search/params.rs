@@ -111,6 +111,12 @@ search_params! {
     SE_DEPTH = 7, 4, 12, 0.5;
     /// Singular extension: margin below the TT score per ply of depth, centipawns.
     SE_MARGIN = 2, 1, 5, 0.5;
+    /// Correction history: largest correction of the static evaluation, centipawns (at most 255,
+    /// so that a slot of 1/128 cp fits an `i16`).
+    CORR_LIMIT = 96, 32, 200, 8.0;
+    /// Correction history: a node of `depth` moves its slot `min(depth + 1, CORR_WEIGHT_MAX) / 256`
+    /// of the way to the new error.
+    CORR_WEIGHT_MAX = 16, 4, 64, 2.0;
     /// Aspiration window half-width, centipawns.
     ASPIRATION = 20, 8, 60, 2.0;
 }

@@ -35,8 +35,8 @@ impl Searcher {
     }
 
     /// The quiescence search of a node that is already counted, whose PV slot is cleared and whose
-    /// TT entry is `entry`; `static_eval`, when the caller has it, is the stand-pat score (the
-    /// node must not be in check). Razoring calls this for the node it is razoring, so that the
+    /// TT entry is `entry`; `raw_eval`, when the caller has it, is its uncorrected static
+    /// evaluation (the node must not be in check). Razoring calls this for the node it is razoring, so that the
     /// node is counted, probed and evaluated once.
     pub(super) fn qsearch_probed(
         &mut self,
@@ -45,7 +45,7 @@ impl Searcher {
         beta: i32,
         ply: usize,
         entry: Option<EntryData>,
-        static_eval: Option<i32>,
+        raw_eval: Option<i32>,
     ) -> i32 {
         let pv_node = beta - alpha > 1;
         let pos = b.pos();
@@ -59,15 +59,17 @@ impl Searcher {
         }
         let in_check = b.in_check();
         let alpha_orig = alpha;
-        let stand_pat;
+        // The raw evaluation goes into the TT, the corrected one is the stand-pat score.
+        let raw;
         let mut best;
         if in_check {
-            stand_pat = -MATE;
+            raw = -MATE;
             best = mated_in(ply);
         } else {
-            stand_pat = static_eval
+            raw = raw_eval
                 .or_else(|| entry.and_then(|e| tt::stored_eval(&e)))
                 .unwrap_or_else(|| self.evaluate(pos, ply));
+            let stand_pat = self.correction.apply(pos, raw);
             if stand_pat >= beta {
                 if entry.is_none() {
                     self.tt.store(
@@ -75,7 +77,7 @@ impl Searcher {
                         NewEntry {
                             mv: PackedMove::NONE,
                             score: score_to_tt(stand_pat, ply),
-                            eval: stand_pat as i16,
+                            eval: raw as i16,
                             depth: 0,
                             bound: Bound::Lower,
                             pinned: false,
@@ -136,7 +138,7 @@ impl Searcher {
             NewEntry {
                 mv: best_move.map_or(PackedMove::NONE, PackedMove::new),
                 score: score_to_tt(best, ply),
-                eval: eval_to_tt(in_check, stand_pat),
+                eval: eval_to_tt(in_check, raw),
                 depth: 0,
                 bound,
                 pinned: false,

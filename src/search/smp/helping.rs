@@ -55,8 +55,10 @@ impl Searcher {
     /// Forgets killers and history (new game), the side searcher's included.
     pub fn clear_history(&mut self) {
         self.history.clear();
+        self.correction.clear();
         if let Some(w) = self.sp_worker.as_mut() {
             w.history.clear();
+            w.correction.clear();
         }
     }
 
