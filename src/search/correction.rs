@@ -14,7 +14,7 @@ const SLOTS: usize = 16_384;
 const GRAIN: i32 = 128;
 /// The denominator of a node's weight (`CORR_WEIGHT_MAX` in [`super::params`] is the numerator's
 /// cap).
-const WEIGHT_SCALE: i32 = 256;
+const WEIGHT_SCALE: i32 = 128;
 
 /// The pawn-structure correction of one thread.
 #[derive(Clone)]
