@@ -51,6 +51,7 @@ pub struct Searcher {
     pub pv: pv::PvTable,
     /// Killers and history.
     pub history: history::History,
+    /// The pawn-structure correction of the static evaluation.
     pub correction: correction::Correction,
     /// Predicted-vs-actual node type counts.
     pub stats: NodeStats,

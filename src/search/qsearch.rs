@@ -36,8 +36,8 @@ impl Searcher {
 
     /// The quiescence search of a node that is already counted, whose PV slot is cleared and whose
     /// TT entry is `entry`; `raw_eval`, when the caller has it, is its uncorrected static
-    /// evaluation (the node must not be in check). Razoring calls this for the node it is razoring, so that the
-    /// node is counted, probed and evaluated once.
+    /// evaluation (the node must not be in check). Razoring calls this for the node it is
+    /// razoring, so that the node is counted, probed and evaluated once.
     pub(super) fn qsearch_probed(
         &mut self,
         b: &Board,
