@@ -26,6 +26,14 @@ pub fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
     })
 }
 
+/// A 64-bit hash of a pawn structure (white's and black's pawns): the pawn hash table of the
+/// hand-written evaluation and the search's correction history take their slots from its top bits.
+#[inline]
+pub fn pawn_hash(white_pawns: Bitboard, black_pawns: Bitboard) -> u64 {
+    white_pawns.0.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ black_pawns.0.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+}
+
 /// The squares from which each of our pieces (pawn, knight, bishop, rook, queen, king) would
 /// attack the opponent's king, and our pieces that stand alone between one of our sliders and
 /// it: what [`Board::gives_check_by`] reads.

@@ -217,10 +217,8 @@ impl PawnTable {
     }
 
     #[inline]
-    fn slot(white: u64, black: u64) -> usize {
-        let h = white.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31);
-        (h >> (64 - ENTRIES.trailing_zeros())) as usize
+    fn slot(white: Bitboard, black: Bitboard) -> usize {
+        (crate::board::pawn_hash(white, black) >> (64 - ENTRIES.trailing_zeros())) as usize
     }
 }
 
@@ -238,7 +236,7 @@ pub fn cached(
     w: &[i64; super::params::LEN],
 ) -> (S, [Bitboard; 2]) {
     TABLE.with_borrow_mut(|t| {
-        let slot = PawnTable::slot(white_pawns.0, black_pawns.0);
+        let slot = PawnTable::slot(white_pawns, black_pawns);
         let e = &mut t.entries[slot];
         let key = king_key(kings);
         if e.white != white_pawns.0 || e.black != black_pawns.0 {

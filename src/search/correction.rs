@@ -7,6 +7,7 @@
 use shakmaty::{Chess, Color, Position};
 
 use super::params as p;
+use crate::board::pawn_hash;
 
 /// Slots per side to move.
 const SLOTS: usize = 16_384;
@@ -28,14 +29,12 @@ impl Default for Correction {
     }
 }
 
-/// The slot of `pos`: side to move, then a multiplicative hash of each side's pawns.
+/// The slot of `pos`: side to move, then the top bits of its [`pawn_hash`].
 #[inline]
 fn slot(pos: &Chess) -> usize {
     let board = pos.board();
     let pawns = board.pawns();
-    let white = (pawns & board.white()).0;
-    let black = (pawns & board.black()).0;
-    let h = white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    let h = pawn_hash(pawns & board.white(), pawns & board.black());
     let side = usize::from(pos.turn() == Color::Black);
     side * SLOTS + (h >> (64 - SLOTS.trailing_zeros())) as usize
 }
