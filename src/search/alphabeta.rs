@@ -127,17 +127,13 @@ impl Searcher {
 
         let in_check = b.in_check();
         // The raw evaluation goes into the TT; the search prunes with the corrected one.
-        let raw_eval = if in_check {
-            -MATE
+        let (raw_eval, static_eval) = if in_check {
+            (-MATE, -MATE)
         } else {
-            entry
+            let raw = entry
                 .and_then(|e| tt::stored_eval(&e))
-                .unwrap_or_else(|| self.evaluate(pos, ply))
-        };
-        let static_eval = if in_check {
-            -MATE
-        } else {
-            self.correction.apply(pos, raw_eval)
+                .unwrap_or_else(|| self.evaluate(pos, ply));
+            (raw, self.correction.apply(pos, raw))
         };
         self.set_static_eval(ply, static_eval);
         let improving = !in_check && self.improving(ply, static_eval);

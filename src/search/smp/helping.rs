@@ -52,7 +52,7 @@ impl Searcher {
         }
     }
 
-    /// Forgets killers and history (new game), the side searcher's included.
+    /// Forgets killers, history and the eval correction (new game), the side searcher's included.
     pub fn clear_history(&mut self) {
         self.history.clear();
         self.correction.clear();
