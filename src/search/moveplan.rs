@@ -1,7 +1,8 @@
 //! How the move loop searches one move, decided once and shared by the serial loop and the split
-//! points: whether the move is pruned (late-move, futility and SEE pruning), the child's depth
-//! (check extension), its late-move reduction and its expected node type. A split point carries the
-//! plans of its remaining moves, so a helper prunes and reduces exactly as the owner would have.
+//! points: whether the move is pruned (late-move, futility, history and SEE pruning), the child's
+//! depth (check extension), its late-move reduction and its expected node type. A split point
+//! carries the plans of its remaining moves, so a helper prunes and reduces exactly as the owner
+//! would have.
 
 use shakmaty::{Bitboard, Move, Position};
 
@@ -95,6 +96,16 @@ impl Searcher {
                 if !pv_node
                     && depth <= p::FUTILITY_DEPTH()
                     && f.static_eval + p::FUTILITY_BASE() + p::FUTILITY_MARGIN() * depth <= alpha
+                {
+                    return None;
+                }
+                // History pruning: a quiet move that has failed often here is skipped near the
+                // leaves (killers kept).
+                if !pv_node
+                    && depth <= p::HIST_PRUNE_DEPTH()
+                    && !is_killer_score(order)
+                    && self.history.score(pos.turn(), f.threats, m)
+                        < -p::HIST_PRUNE_MARGIN() * depth
                 {
                     return None;
                 }
@@ -279,6 +290,43 @@ mod tests {
         let reduced = |m| s.plan_move(&f, m, 0, at(20, 19, -1, 0)).unwrap().reduction;
         assert_eq!(reduced(good), plain.reduction - 1);
         assert_eq!(reduced(bad), plain.reduction + 1);
+    }
+
+    #[test]
+    fn quiet_moves_with_a_bad_history_are_pruned_near_the_leaves() {
+        let mut s = searcher();
+        let b = Board::startpos();
+        let (good, bad) = (find(&b, "a2a3"), find(&b, "h2h3"));
+        let f = frame(&b, 2, NodeType::All, 0);
+        // Early in the list, at an even score: neither late-move nor futility pruned.
+        assert!(s.plan_move(&f, bad, 0, at(1, 1, 0, -100)).is_some());
+        // Three depth-13 cutoffs by `good` leave `bad` below -2048 per ply at depth 2.
+        for _ in 0..3 {
+            s.history
+                .update_cutoff(b.turn(), f.threats, 3, 13, good, &[bad]);
+        }
+        assert!(s.history.score(b.turn(), f.threats, bad) < -p::HIST_PRUNE_MARGIN() * 2);
+        assert!(s.plan_move(&f, bad, 0, at(1, 1, 0, -100)).is_none());
+        assert!(s.plan_move(&f, good, 0, at(1, 1, 0, -100)).is_some());
+        // Not at a PV node, not above the pruning depth, not for a killer, not for the first move.
+        assert!(s
+            .plan_move(&frame(&b, 2, NodeType::Pv, 0), bad, 0, at(1, 1, 0, -100))
+            .is_some());
+        let deep = p::HIST_PRUNE_DEPTH() + 1;
+        assert!(s
+            .plan_move(
+                &frame(&b, deep, NodeType::All, 0),
+                bad,
+                0,
+                at(1, 1, 0, -100)
+            )
+            .is_some());
+        let killer_order = 1_000_000;
+        assert!(is_killer_score(killer_order));
+        assert!(s
+            .plan_move(&f, bad, killer_order, at(1, 1, 0, -100))
+            .is_some());
+        assert!(s.plan_move(&f, bad, 0, at(0, 0, 0, -TB_BOUND)).is_some());
     }
 
     #[test]
