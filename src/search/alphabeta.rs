@@ -6,8 +6,8 @@
 //! scored from them ([`crate::syzygy::probe`]), after the TT probe and before any pruning. Selectivity
 //! (constants in [`super::params`]): internal iterative reduction, reverse futility pruning,
 //! razoring, null-move pruning at expected CUT-nodes and singular extensions (with multi-cut) here;
-//! each move's late-move, futility, history and SEE pruning, check extension and late-move reduction come
-//! from [`super::moveplan`], which split points share.
+//! each move's late-move, futility, history and SEE pruning, check extension and late-move
+//! reduction come from [`super::moveplan`], which split points share.
 
 use arrayvec::ArrayVec;
 use shakmaty::{Move, MoveList, Position};
