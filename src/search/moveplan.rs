@@ -326,7 +326,9 @@ mod tests {
         assert!(s
             .plan_move(&f, bad, killer_order, at(1, 1, 0, -100))
             .is_some());
-        assert!(s.plan_move(&f, bad, 0, at(0, 0, 0, -TB_BOUND)).is_some());
+        assert!(s.plan_move(&f, bad, 0, at(0, 0, 0, -100)).is_some());
+        // Nor before the node has a score to prune against.
+        assert!(s.plan_move(&f, bad, 0, at(1, 1, 0, -TB_BOUND)).is_some());
     }
 
     #[test]
