@@ -1,7 +1,8 @@
 //! Parallel search correctness: every mode at 2, 4 and 8 threads (more threads than this machine's
 //! cores on purpose) returns legal best moves and complete PVs, finds mates and terminates at a fixed
-//! depth; split points are really created, joined and aborted; and a stress run of short
-//! `go`/`stop`/`setoption Threads`/`ucinewgame` sequences over UCI never deadlocks or loses a `bestmove`.
+//! depth; a won ending does not run away at 2 threads; split points are really created, joined and
+//! aborted; and a stress run of short `go`/`stop`/`setoption Threads`/`ucinewgame` sequences over
+//! UCI never deadlocks or loses a `bestmove`.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,11 +30,21 @@ fn run_with_margin(
     mode: SmpMode,
     hybrid_margin: i32,
 ) -> JobOutcome {
-    let tt = Arc::new(Table::new(16).unwrap());
     let limits = SearchLimits {
         depth: Some(depth),
         ..SearchLimits::default()
     };
+    run_with_limits(pool, fen, limits, mode, hybrid_margin)
+}
+
+fn run_with_limits(
+    pool: &Pool,
+    fen: &str,
+    limits: SearchLimits,
+    mode: SmpMode,
+    hybrid_margin: i32,
+) -> JobOutcome {
+    let tt = Arc::new(Table::new(16).unwrap());
     let job = Job::search(SearchSpec {
         game: Game::new(Board::from_fen(fen, false).unwrap()),
         params: SearchParams::default(),
@@ -331,4 +342,27 @@ fn fixed_depth_terminates_with_threads_over_uci() {
     }
     e.send("quit");
     let _ = e.child.wait();
+}
+
+#[test]
+fn a_won_ending_does_not_run_away_at_two_threads() {
+    // King and rook against king: one thread reaches depth 24 with about 6 M nodes. Without the
+    // proven-result cutoff at PV nodes (`tt::PROVEN_PV_THREADS`), a second thread's mate bounds
+    // sent the master into PV re-searches that took 40 s and hundreds of millions of nodes; a
+    // node limit stops such a search short of depth 24.
+    let fen = "8/8/8/4k3/8/8/8/R3K3 w Q - 0 1";
+    let limits = SearchLimits {
+        depth: Some(24),
+        nodes: Some(100_000_000),
+        ..SearchLimits::default()
+    };
+    let pool = Pool::new(2).unwrap();
+    for mode in [SmpMode::Lazy, SmpMode::Hybrid] {
+        for _ in 0..3 {
+            let outcome = run_with_limits(&pool, fen, limits.clone(), mode, HYBRID_MARGIN);
+            check_legal_and_complete(fen, &outcome, 24);
+            let line = &outcome.result.as_ref().unwrap().lines[0];
+            assert!(line.score > 500, "{mode:?}: score {}", line.score);
+        }
+    }
 }

@@ -11,12 +11,14 @@ pub use table::Table;
 
 use crate::score::{is_decisive, score_from_tt};
 
-/// Threads from which a PV node takes a TT cutoff for a proven result (see [`cutoff`]). Below it
-/// the blow-up that rule prevents stays small (king and rook against king, `trine scale --depth 20`
-/// on 2 cores, one run each: 0.6 s at 2 threads, 1.5 s at 4, 3.7 s at 8, 7.8 s at 12, 24–120 s at
-/// 16), and the rule was not shown harmless at 1 and 2 threads (docs/scaling.md, "A runaway search
-/// in a won ending"), so fewer threads search as one thread always has.
-pub const PROVEN_PV_THREADS: usize = 8;
+/// Threads from which a PV node takes a TT cutoff for a proven result (see [`cutoff`]). With two
+/// threads or more, a helper's deeper mate bounds lift the master's scouts over alpha, and each
+/// such move is searched again as a PV node that cannot see the mate at its depth: in a won
+/// ending the re-searches multiply (king and rook against king, `trine scale --threads 2 --depth
+/// 24`: up to 40 s and more at 2 threads where one thread takes about 1 s; 0.2-0.4 s with the
+/// cutoff). One thread has no deeper bounds to read, and there the rule measured -10.1 Elo
+/// (docs/scaling.md, "A runaway search in a won ending"), so one thread searches without it.
+pub const PROVEN_PV_THREADS: usize = 2;
 
 /// The score a TT entry proves for a node searched to `depth` at `ply` with window (`alpha`, `beta`),
 /// if it proves one. Ordinary entries cut off at non-PV nodes only (so PV lines are never cut short),
