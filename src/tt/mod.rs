@@ -53,11 +53,11 @@ pub fn cutoff(
     }
     let s = score_from_tt(e.score, ply);
     if pv_node {
-        // On many threads, a proven result (a mate or tablebase win or loss, from a search at
-        // least as deep) ends a PV node too: searched again as a PV node, a deeper thread's mate
+        // With 2 threads or more, a proven result (a mate or tablebase win or loss, from a search
+        // at least as deep) ends a PV node too: searched again as a PV node, a deeper thread's mate
         // bound would be out of reach at this depth, and every sibling whose scout the TT lifts
-        // over alpha would be re-searched in vain (with many Lazy SMP threads in a won ending, a
-        // blow-up of PV nodes). A bound is taken only where it moves the window's edge it proves.
+        // over alpha would be re-searched in vain (in a won ending, a blow-up of PV nodes). A
+        // bound is taken only where it moves the window's edge it proves.
         let proven = many_threads
             && is_decisive(s)
             && match e.bound {
