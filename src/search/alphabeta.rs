@@ -1,7 +1,7 @@
 //! Principal variation search. Every node carries its expected [`NodeType`] (PV nodes are searched
 //! with an open window, CUT and ALL nodes with a zero window); the outcome is counted against the
 //! prediction. TT cutoffs happen at non-PV nodes, and at PV nodes only for a proven result in a
-//! search of many threads (a mate or tablebase bound at least as deep, see [`crate::tt::cutoff`]),
+//! search of 2 threads or more (a mate or tablebase bound at least as deep, see [`crate::tt::cutoff`]),
 //! so a PV line is cut short only there. With Syzygy tables, a node the probe rules select is
 //! scored from them ([`crate::syzygy::probe`]), after the TT probe and before any pruning. Selectivity
 //! (constants in [`super::params`]): internal iterative reduction, reverse futility pruning,

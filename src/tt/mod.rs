@@ -22,8 +22,8 @@ pub const PROVEN_PV_THREADS: usize = 2;
 
 /// The score a TT entry proves for a node searched to `depth` at `ply` with window (`alpha`, `beta`),
 /// if it proves one. Ordinary entries cut off at non-PV nodes only (so PV lines are never cut short),
-/// except, when the search runs on `many_threads` ([`PROVEN_PV_THREADS`] or more), a proven result
-/// (a mate or tablebase score) from a search at least as deep.
+/// except, when `proven_ends_pv` (the search runs on [`PROVEN_PV_THREADS`] threads or more), a proven
+/// result (a mate or tablebase score) from a search at least as deep.
 /// Learned (pinned) entries hold a window — lower bound in `score`, upper bound in `eval` — and cut off
 /// at any node where the window lies entirely outside (`alpha`, `beta`): such a cutoff is a bound, never
 /// an exact score, so it cannot end a PV either.
@@ -35,7 +35,7 @@ pub fn cutoff(
     alpha: i32,
     beta: i32,
     pv_node: bool,
-    many_threads: bool,
+    proven_ends_pv: bool,
 ) -> Option<i32> {
     if i32::from(e.depth) < depth {
         return None;
@@ -58,7 +58,7 @@ pub fn cutoff(
         // bound would be out of reach at this depth, and every sibling whose scout the TT lifts
         // over alpha would be re-searched in vain (in a won ending, a blow-up of PV nodes). A
         // bound is taken only where it moves the window's edge it proves.
-        let proven = many_threads
+        let proven = proven_ends_pv
             && is_decisive(s)
             && match e.bound {
                 Bound::Exact => true,
