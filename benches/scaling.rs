@@ -25,6 +25,7 @@ fn main() {
         search_limit_s: None,
         interleave: true,
         rounds: 1,
+        game: false,
         progress: false,
     };
     match run(&cfg) {

@@ -1,8 +1,9 @@
 //! `trine scale` through the real binary: modes run in the order `--mode` lists them, the CSV
 //! holds one row per mode and thread count, stderr names every search and every row as it ends
 //! (so a run cut short keeps what it measured) with the depth it reached, a search stopped by
-//! `--search-limit-s` before its depth makes the run exit 1, and a bad mode list or a position
-//! without moves is exit status 2.
+//! `--search-limit-s` before its depth makes the run exit 1, `--game` carries each row's table
+//! from one position to the next, and a bad mode list or a position without moves is exit
+//! status 2.
 
 use std::process::Command;
 use std::time::Duration;
@@ -144,6 +145,86 @@ fn interleaved_rounds_search_each_position_with_every_row_in_turn() {
         .map(|l| l.splitn(3, ',').take(2).collect::<Vec<_>>().join(","))
         .collect();
     assert_eq!(rows, ["ybw,2", "ybw,1", "lazy,2", "lazy,1"], "{csv}");
+}
+
+/// The node count of each `position` line of `stderr` for `mode` at `threads`, in order.
+fn nodes_of(stderr: &str, mode: &str, threads: usize) -> Vec<u64> {
+    let prefix = format!(" {mode} threads {threads} ms ");
+    stderr
+        .lines()
+        .filter(|l| l.starts_with("position ") && l.contains(&prefix))
+        .map(|l| {
+            let after = l.split(" nodes ").nth(1).expect("nodes");
+            after.split(' ').next().unwrap().parse().expect("a count")
+        })
+        .collect()
+}
+
+#[test]
+fn a_game_keeps_each_rows_table_from_one_position_to_the_next() {
+    let dir = TempDir::new("scale-game");
+    // One position three times: from an empty table each search costs one thread the same
+    // nodes; in a game the second and third find the first one's table.
+    let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8\n";
+    let file = dir.write("same.epd", fen.repeat(3));
+    let args = |game: bool| {
+        let mut a = vec![
+            "--threads",
+            "1,2",
+            "--depth",
+            "9",
+            "--mode",
+            "lazy,ybw",
+            "--interleave",
+            "--rounds",
+            "2",
+            "--positions",
+            file.to_str().unwrap(),
+        ];
+        if game {
+            a.push("--game");
+        }
+        a
+    };
+    let cold = scale(&dir, &args(false));
+    assert_eq!(cold.code, Some(0), "{}", cold.output);
+    let one = nodes_of(&cold.stderr, "lazy", 1);
+    assert_eq!(one.len(), 6, "{}", cold.stderr);
+    assert!(one.iter().all(|&n| n == one[0]), "{one:?}");
+    assert!(cold.stdout.contains("fresh TT and history per search"));
+
+    let warm = scale(&dir, &args(true));
+    assert_eq!(warm.code, Some(0), "{}", warm.output);
+    assert!(
+        warm.stdout
+            .contains("one game: TT and history kept from position to position"),
+        "{}",
+        warm.stdout
+    );
+    let one = nodes_of(&warm.stderr, "lazy", 1);
+    assert_eq!(one.len(), 6, "{}", warm.stderr);
+    // Each round starts the game afresh: its first search is the cold one, the others cheaper.
+    assert_eq!(one[0], one[3], "{one:?}");
+    for n in [one[1], one[2], one[4], one[5]] {
+        assert!(n < one[0] / 2, "{one:?}");
+    }
+    // Each two-thread row has a table of its own: the other rows' searches do not warm it for
+    // its first position. Its own warm the ones after: shown with `ybw`, whose helper searches
+    // only what the master hands out (a Lazy SMP helper searches on until the master is done,
+    // so its counts vary too much from run to run to show it).
+    for mode in ["lazy", "ybw"] {
+        let two = nodes_of(&warm.stderr, mode, 2);
+        assert_eq!(two.len(), 6, "{}", warm.stderr);
+        assert!(
+            two[0] > one[0] / 2 && two[3] > one[0] / 2,
+            "{mode}: {two:?} against {one:?}"
+        );
+        if mode == "ybw" {
+            let cold_mean = (two[0] + two[3]) / 2;
+            let warm_mean = (two[1] + two[2] + two[4] + two[5]) / 4;
+            assert!(4 * warm_mean < 3 * cold_mean, "{mode}: {two:?}");
+        }
+    }
 }
 
 #[test]

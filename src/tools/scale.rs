@@ -1,6 +1,7 @@
 //! `trine scale`: the thread-scaling benchmark. Every position is searched to a fixed depth at every
 //! thread count in each parallel mode, each search with a fresh TT and no killers or history from
-//! the one before; the table reports time-to-depth (geometric mean), speedup, nps and its scaling,
+//! the one before (or, with `--game`, the positions of one game in turn, each row keeping its
+//! table and history from one to the next as an engine does in a game); the table reports time-to-depth (geometric mean), speedup, nps and its scaling,
 //! total nodes (search overhead), split points and node-type prediction accuracy; CSV and an SVG
 //! plot of speedup against threads are written too.
 
@@ -58,6 +59,11 @@ pub struct ScaleArgs {
     /// every search of every round.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub rounds: u32,
+    /// The positions are one game's, in order: each row keeps its table, killers and history
+    /// from one position to the next (they are cleared at the start of each round), as an
+    /// engine does from move to move in a game.
+    #[arg(long)]
+    pub game: bool,
     /// CSV output file.
     #[arg(long, default_value = "scale.csv")]
     pub csv: PathBuf,
@@ -90,6 +96,9 @@ pub struct ScaleConfig {
     pub interleave: bool,
     /// Times the whole measurement is repeated (at least 1).
     pub rounds: u32,
+    /// The positions follow one another in a game: tables and history are kept between them
+    /// (each row has its own), cleared only at the start of a round.
+    pub game: bool,
     /// Show a progress bar on stderr, and a line there for each search and each row as it ends.
     pub progress: bool,
 }
@@ -228,9 +237,14 @@ fn search_once(
 ) -> Result<(), String> {
     let board = Board::from_fen(fen, false)?;
     // Each search starts afresh, as `trine bench`'s do: an empty table and no killers or
-    // history from the search before.
-    tt.clear();
-    pool.run(Arc::new(Job::clear_history(Arc::clone(tt), threads, mode)));
+    // history from the search before; in a game only its first position does, and the others
+    // start from what the searches before left, as a `go` after `position` does.
+    if cfg.game && index > 0 {
+        tt.new_search();
+    } else {
+        tt.clear();
+        pool.run(Arc::new(Job::clear_history(Arc::clone(tt), threads, mode)));
+    }
     let limits = SearchLimits {
         depth: Some(cfg.depth),
         time: TimeBudget {
@@ -344,6 +358,47 @@ fn run_grouped(cfg: &ScaleConfig, bar: &ProgressBar) -> Result<(Vec<Measured>, M
     Ok((rows, base))
 }
 
+/// Where a row's searches run when rows take turns: a thread pool and a table. Rows of one
+/// thread count share a pool, and every row the one table, which each search clears; in a game
+/// (`--game`) each row has its own of both, since it carries its table and history from one
+/// position to the next.
+struct Lane {
+    pool: usize,
+    tt: Arc<Table>,
+}
+
+/// The pools and the lanes of the one-thread measure and of each row (`None` for rows of one
+/// thread, which take the one-thread measure).
+type Lanes = (Vec<Pool>, Lane, Vec<Option<Lane>>);
+
+fn interleaved_lanes(cfg: &ScaleConfig, rows: &[Measured]) -> Result<Lanes, String> {
+    let shared = Arc::new(Table::new(cfg.hash_mb)?);
+    let mut pools: Vec<Pool> = Vec::new();
+    let mut counts: Vec<usize> = Vec::new();
+    let mut lane = |threads: usize| -> Result<Lane, String> {
+        let pool = match counts.iter().position(|&t| t == threads) {
+            Some(i) if !cfg.game => i,
+            _ => {
+                pools.push(Pool::new(threads)?);
+                counts.push(threads);
+                pools.len() - 1
+            }
+        };
+        let tt = if cfg.game {
+            Arc::new(Table::new(cfg.hash_mb)?)
+        } else {
+            Arc::clone(&shared)
+        };
+        Ok(Lane { pool, tt })
+    };
+    let base = lane(1)?;
+    let lanes = rows
+        .iter()
+        .map(|r| (r.1 > 1).then(|| lane(r.1)).transpose())
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((pools, base, lanes))
+}
+
 /// Position by position: every position is searched by one thread, then by every mode and
 /// thread count of `cfg` in its order, before the next position; the rows (streamed after each
 /// round) are in `cfg`'s order. Returns the rows and the one-thread measure.
@@ -351,22 +406,6 @@ fn run_interleaved(
     cfg: &ScaleConfig,
     bar: &ProgressBar,
 ) -> Result<(Vec<Measured>, Measure), String> {
-    let tt = Arc::new(Table::new(cfg.hash_mb)?);
-    let mut counts: Vec<usize> = vec![1];
-    counts.extend(cfg.threads.iter().copied().filter(|&t| t > 1));
-    counts.sort_unstable();
-    counts.dedup();
-    let pools = counts
-        .iter()
-        .map(|&t| Pool::new(t).map(|p| (t, p)))
-        .collect::<Result<Vec<_>, _>>()?;
-    let pool = |threads: usize| {
-        &pools
-            .iter()
-            .find(|(t, _)| *t == threads)
-            .expect("started")
-            .1
-    };
     // Every row in `cfg`'s order; those of one thread take the one-thread measure at the end.
     let mut rows: Vec<Measured> = cfg
         .modes
@@ -377,24 +416,26 @@ fn run_interleaved(
                 .map(move |&t| (mode, t, Measure::default()))
         })
         .collect();
+    let (pools, base_lane, lanes) = interleaved_lanes(cfg, &rows)?;
     let mut base = Measure::default();
     for round in 0..cfg.round_count() {
         bar.set_message(format!("(round {} of {})", round + 1, cfg.round_count()));
         for (i, fen) in cfg.positions.iter().enumerate() {
             search_once(
                 cfg,
-                pool(1),
-                &tt,
+                &pools[base_lane.pool],
+                &base_lane.tt,
                 (cfg.modes[0], 1),
                 (i, fen),
                 &mut base,
                 bar,
             )?;
-            for (mode, threads, m) in rows.iter_mut().filter(|r| r.1 > 1) {
+            for ((mode, threads, m), lane) in rows.iter_mut().zip(&lanes) {
+                let Some(lane) = lane else { continue };
                 search_once(
                     cfg,
-                    pool(*threads),
-                    &tt,
+                    &pools[lane.pool],
+                    &lane.tt,
                     (*mode, *threads),
                     (i, fen),
                     m,
@@ -475,10 +516,14 @@ pub fn format_table(rows: &[ScaleRow], cfg: &ScaleConfig) -> String {
     } else {
         "row by row"
     };
+    let tables = if cfg.game {
+        "one game: TT and history kept from position to position"
+    } else {
+        "fresh TT and history per search"
+    };
     let _ = writeln!(
         s,
-        "thread scaling: {positions} positions, depth {depth}, {rounds} round(s) {order}, \
-         fresh TT and history per search"
+        "thread scaling: {positions} positions, depth {depth}, {rounds} round(s) {order}, {tables}"
     );
     let _ = writeln!(
         s,
@@ -655,6 +700,7 @@ pub fn run_cli(args: ScaleArgs) -> ExitCode {
         search_limit_s,
         interleave,
         rounds,
+        game,
         csv,
         svg,
     } = args;
@@ -693,6 +739,7 @@ pub fn run_cli(args: ScaleArgs) -> ExitCode {
         search_limit_s: (search_limit_s > 0).then_some(search_limit_s),
         interleave,
         rounds,
+        game,
         progress: true,
     };
     let rows = match run(&cfg) {
