@@ -1,9 +1,10 @@
 //! `trine scale`: the thread-scaling benchmark. Every position is searched to a fixed depth at every
 //! thread count in each parallel mode, each search with a fresh TT and no killers or history from
 //! the one before (or, with `--game`, the positions of one game in turn, each row keeping its
-//! table and history from one to the next as an engine does in a game); the table reports time-to-depth (geometric mean), speedup, nps and its scaling,
-//! total nodes (search overhead), split points and node-type prediction accuracy; CSV and an SVG
-//! plot of speedup against threads are written too.
+//! table and history from one to the next as an engine does in a game); the table reports
+//! time-to-depth (geometric mean), speedup, nps and its scaling, total nodes (search overhead),
+//! split points and node-type prediction accuracy; CSV and an SVG plot of speedup against
+//! threads are written too.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -371,8 +372,15 @@ struct Lane {
 /// thread, which take the one-thread measure).
 type Lanes = (Vec<Pool>, Lane, Vec<Option<Lane>>);
 
+/// Starts the pools and tables that `rows` (and the one-thread measure) search with when rows
+/// take turns.
 fn interleaved_lanes(cfg: &ScaleConfig, rows: &[Measured]) -> Result<Lanes, String> {
-    let shared = Arc::new(Table::new(cfg.hash_mb)?);
+    // Without `--game` every row clears the one table before each search.
+    let shared = if cfg.game {
+        None
+    } else {
+        Some(Arc::new(Table::new(cfg.hash_mb)?))
+    };
     let mut pools: Vec<Pool> = Vec::new();
     let mut counts: Vec<usize> = Vec::new();
     let mut lane = |threads: usize| -> Result<Lane, String> {
@@ -384,10 +392,9 @@ fn interleaved_lanes(cfg: &ScaleConfig, rows: &[Measured]) -> Result<Lanes, Stri
                 pools.len() - 1
             }
         };
-        let tt = if cfg.game {
-            Arc::new(Table::new(cfg.hash_mb)?)
-        } else {
-            Arc::clone(&shared)
+        let tt = match &shared {
+            Some(t) => Arc::clone(t),
+            None => Arc::new(Table::new(cfg.hash_mb)?),
         };
         Ok(Lane { pool, tt })
     };
