@@ -45,16 +45,16 @@ fn mates_are_found_with_their_distance() {
     // more. Its first move is quiet (Rg1, then Rh2 mate) and its other moves already score
     // +16 to +22 pawns, so it is pruned (reverse futility, most likely) until depth 10 with the
     // network n10 (depth 7 with n9, whose scores there were lower).
-    for (fen, moves, depth) in [
-        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1, 5),
-        ("7k/8/8/8/8/8/R7/1R5K w - - 0 1", 2, 10),
+    for (fen, moves, extra) in [
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1, 0),
+        ("7k/8/8/8/8/8/R7/1R5K w - - 0 1", 2, 3),
         (
             "r1b2k1r/ppp1bppp/8/1B1Q4/5q2/2P5/PPP2PPP/R3R1K1 w - - 1 1",
             2,
-            7,
+            0,
         ),
     ] {
-        let r = search(fen, depth);
+        let r = search(fen, 2 * moves as u32 + 3 + extra);
         let line = &r.lines[0];
         assert!(line.score >= MATE_BOUND, "{fen}: score {}", line.score);
         assert_eq!(mate_moves(line.score), moves, "{fen}");
