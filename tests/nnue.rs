@@ -2,7 +2,8 @@
 //! loads a network file (the engine's `eval` then reports the network's score, the same as the
 //! library computes from scratch, and searches with it); a missing or malformed file is an
 //! `info string error` and the evaluation in use stays; `<empty>` is the hand-written evaluation.
-//! A network with output buckets (file format version 2) loads and plays the same way.
+//! A network with output buckets (file format version 2), and one with king buckets as well
+//! (version 3), loads and plays the same way.
 
 use std::path::Path;
 use std::process::Command;
@@ -48,6 +49,22 @@ fn network_file(h: usize, buckets: usize, seed: u64) -> Vec<u8> {
     for _ in 0..buckets {
         f.extend((next(16_000) as i32).to_le_bytes());
     }
+    f
+}
+
+/// The version-3 file of `network_file(h, buckets, seed)`'s network with four king buckets (the
+/// king's file pair: a–b, c–d, e–f, g–h), each with feature weights of its own.
+fn king_bucket_file(h: usize, buckets: usize, seed: u64) -> Vec<u8> {
+    let v2 = network_file(h, buckets, seed);
+    let mut rng = Rng::new(seed + 1);
+    let mut f = b"TRINENN3".to_vec();
+    f.extend_from_slice(&v2[8..20]);
+    f.extend(4u32.to_le_bytes());
+    f.extend((0..64).map(|sq| (sq % 8 / 2) as u8));
+    for _ in 0..4 * 768 * h {
+        f.extend((rng.below(121) as i16 - 60).to_le_bytes());
+    }
+    f.extend_from_slice(&v2[20 + 2 * 768 * h..]);
     f
 }
 
@@ -197,14 +214,26 @@ fn devices_pipes_and_directories_are_refused_promptly() {
 
 #[test]
 fn a_network_with_output_buckets_is_loaded_and_played_with() {
+    // Output bucket count 17: refused, and the evaluation in use stays.
+    loaded_and_played_with(network_file(32, 8, 13), 16, "output bucket count 17");
+}
+
+#[test]
+fn a_network_with_king_buckets_is_loaded_and_played_with() {
+    // King bucket count 17: refused, and the evaluation in use stays.
+    loaded_and_played_with(king_bucket_file(32, 8, 13), 20, "king bucket count 17");
+}
+
+/// Loads the network file `bytes` (8 output buckets) over UCI, compares the engine's `eval` with
+/// the library's score and plays with it; then the same file with 17 written at byte `at` is
+/// refused with `reason`, and the network stays.
+fn loaded_and_played_with(bytes: Vec<u8>, at: usize, reason: &str) {
     let dir = TempDir::new("nnue-buckets");
     let good = dir.join("b8.nnue");
-    let bytes = network_file(32, 8, 13);
     std::fs::write(&good, &bytes).unwrap();
-    // Bucket count 17: refused, and the evaluation in use stays.
     let bad = dir.join("b17.nnue");
     let mut b17 = bytes.clone();
-    b17[16..20].copy_from_slice(&17u32.to_le_bytes());
+    b17[at..at + 4].copy_from_slice(&17u32.to_le_bytes());
     std::fs::write(&bad, &b17).unwrap();
     let net = trine::nnue::Network::load(&good).unwrap();
     assert_eq!(net.buckets(), 8);
@@ -212,8 +241,10 @@ fn a_network_with_output_buckets_is_loaded_and_played_with() {
     let mut e = Engine::start();
     say(&mut e, "uci");
     let out = set_eval_file(&mut e, &good);
+    let kings = format!("8 output bucket(s), {} king bucket(s)", net.king_buckets());
     assert!(
-        out.iter().any(|l| l.contains("evaluation: network")),
+        out.iter()
+            .any(|l| l.contains("evaluation: network") && l.contains(&kings)),
         "{out:#?}"
     );
     // Positions of 30 down to 8 pieces (other buckets): the engine's score is the library's,
@@ -241,7 +272,7 @@ fn a_network_with_output_buckets_is_loaded_and_played_with() {
     let out = set_eval_file(&mut e, &bad);
     assert!(
         out.iter()
-            .any(|l| l.starts_with("info string error") && l.contains("bucket count 17")),
+            .any(|l| l.starts_with("info string error") && l.contains(reason)),
         "{out:#?}"
     );
     assert_eq!(network_eval(&mut e), Some(*scores.last().unwrap()));

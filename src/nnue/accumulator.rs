@@ -2,7 +2,8 @@
 //! the board it was computed for. A position is evaluated from the slot (its own ply's, its
 //! parent's or its grandparent's) whose board differs from it in the fewest pieces, by adding and
 //! subtracting only the feature rows that changed; with no near slot it is computed from scratch.
-//! The update reads nothing but the two boards, so it is exact whatever the slot last held.
+//! The update reads nothing but the two boards, so it is exact whatever the slot last held. A
+//! perspective whose king changed bucket (networks with king buckets) is computed from scratch.
 
 use std::sync::Arc;
 
@@ -106,42 +107,66 @@ impl Evaluator {
     /// Fills slot `slot`'s accumulators for `new` from slot `from`'s, which hold those of the
     /// board remembered there (at most [`MAX_CHANGES`] features from `new`, as
     /// [`Evaluator::evaluate`] ensures), `squares` the squares where the two differ; `from` is
-    /// `slot` itself or a slot below it.
+    /// `slot` itself or a slot below it. A perspective whose king bucket differs between the two
+    /// boards is computed from scratch instead.
     fn apply(&mut self, from: usize, slot: usize, new: &Board, squares: Bitboard) {
         debug_assert!(from <= slot);
+        let net = &self.net;
         let old = self.boards[from].as_ref().expect("a filled slot");
+        // White's perspective first, then Black's, as in a slot.
+        let offsets = [Color::White, Color::Black].map(|p| net.king_offset(new, p));
+        let same_bucket = [
+            net.king_offset(old, Color::White) == offsets[0],
+            net.king_offset(old, Color::Black) == offsets[1],
+        ];
         let mut subs = [[0u16; MAX_CHANGES]; 2];
         let mut adds = [[0u16; MAX_CHANGES]; 2];
         let (mut ns, mut na) = (0, 0);
+        let (ow, ob) = (offsets[0], offsets[1]);
         for sq in squares {
             if let Some(p) = old.piece_at(sq) {
-                subs[0][ns] = features::index(Color::White, p.color, p.role, sq) as u16;
-                subs[1][ns] = features::index(Color::Black, p.color, p.role, sq) as u16;
+                subs[0][ns] = (ow + features::index(Color::White, p.color, p.role, sq)) as u16;
+                subs[1][ns] = (ob + features::index(Color::Black, p.color, p.role, sq)) as u16;
                 ns += 1;
             }
             if let Some(p) = new.piece_at(sq) {
-                adds[0][na] = features::index(Color::White, p.color, p.role, sq) as u16;
-                adds[1][na] = features::index(Color::Black, p.color, p.role, sq) as u16;
+                adds[0][na] = (ow + features::index(Color::White, p.color, p.role, sq)) as u16;
+                adds[1][na] = (ob + features::index(Color::Black, p.color, p.role, sq)) as u16;
                 na += 1;
             }
         }
-        let h = self.net.hidden();
-        let w1 = self.net.w1();
+        let h = net.hidden();
+        let w1 = net.w1();
         let (subs_w, adds_w) = (&subs[0][..ns], &adds[0][..na]);
         let (subs_b, adds_b) = (&subs[1][..ns], &adds[1][..na]);
+        let perspectives = [
+            (Color::White, subs_w, adds_w, same_bucket[0]),
+            (Color::Black, subs_b, adds_b, same_bucket[1]),
+        ];
         if from != slot {
             // Read the source slot once, write this one once.
             let (lo, hi) = self.accs.split_at_mut(slot * 2 * h);
-            let (src, dst) = (&lo[from * 2 * h..(from + 1) * 2 * h], &mut hi[..2 * h]);
-            let (src_w, src_b) = src.split_at(h);
-            let (dst_w, dst_b) = dst.split_at_mut(h);
-            simd::update_from(src_w, dst_w, w1, subs_w, adds_w);
-            simd::update_from(src_b, dst_b, w1, subs_b, adds_b);
+            let src = &lo[from * 2 * h..(from + 1) * 2 * h];
+            let dst = &mut hi[..2 * h];
+            for ((p, subs, adds, same), (src, dst)) in perspectives
+                .into_iter()
+                .zip(src.chunks_exact(h).zip(dst.chunks_exact_mut(h)))
+            {
+                if same {
+                    simd::update_from(src, dst, w1, subs, adds);
+                } else {
+                    net.refresh(new, p, dst);
+                }
+            }
             return;
         }
         let acc = &mut self.accs[slot * 2 * h..(slot + 1) * 2 * h];
-        let (white, black) = acc.split_at_mut(h);
-        simd::update(white, w1, subs_w, adds_w);
-        simd::update(black, w1, subs_b, adds_b);
+        for ((p, subs, adds, same), acc) in perspectives.into_iter().zip(acc.chunks_exact_mut(h)) {
+            if same {
+                simd::update(acc, w1, subs, adds);
+            } else {
+                net.refresh(new, p, acc);
+            }
+        }
     }
 }

@@ -1,21 +1,37 @@
 //! The network's input features: one per (colour relative to a perspective, role, square), 768 per
-//! perspective, indexed as docs/nnue.md fixes.
+//! perspective and king bucket, indexed as docs/nnue.md fixes. A network with king buckets has a
+//! block of 768 rows per bucket; a perspective's king square (on its own ranks) picks the block.
 
-use shakmaty::{Color, Role, Square};
+use shakmaty::{Board, Color, Role, Square};
 
-/// Features per perspective.
+/// Features per perspective and king bucket.
 pub const INPUTS: usize = 768;
+
+/// The square `sq` as `perspective` sees it: Black's view is flipped vertically, so that each side
+/// sees its pieces on its own ranks.
+#[inline(always)]
+pub fn relative(perspective: Color, sq: Square) -> usize {
+    match perspective {
+        Color::White => sq as usize,
+        Color::Black => sq as usize ^ 56,
+    }
+}
+
+/// The first feature of `perspective`'s king bucket on `board`: `INPUTS ·` the bucket that
+/// `king_map` gives the perspective's king square (on its own ranks), 0 without a king.
+#[inline(always)]
+pub fn king_offset(king_map: &[u8; 64], board: &Board, perspective: Color) -> usize {
+    board.king_of(perspective).map_or(0, |k| {
+        INPUTS * usize::from(king_map[relative(perspective, k)])
+    })
+}
 
 /// Index of the feature "piece of colour `piece`, role `role` on `sq`" seen from `perspective`:
 /// the perspective's own pieces come first, and Black's view is flipped vertically so that each
 /// side sees its pieces on its own ranks.
 #[inline(always)]
 pub fn index(perspective: Color, piece: Color, role: Role, sq: Square) -> usize {
-    let s = match perspective {
-        Color::White => sq as usize,
-        Color::Black => sq as usize ^ 56,
-    };
-    384 * usize::from(piece != perspective) + 64 * (role as usize - 1) + s
+    384 * usize::from(piece != perspective) + 64 * (role as usize - 1) + relative(perspective, sq)
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
-//! A loaded network: its quantised weights (read from the file formats of docs/nnue.md, version 1
-//! or 2, every malformed file refused with a reason, and never more read than the header
-//! promises), the accumulator of a whole position computed from scratch, and the output layer,
-//! one per material bucket, whose score is kept to ±[`MAX_SCORE`].
+//! A loaded network: its quantised weights (read from the file formats of docs/nnue.md, versions 1
+//! to 3, every malformed file refused with a reason, and never more read than the header
+//! promises), the accumulator of a whole position computed from scratch (from the feature block
+//! of the perspective's king bucket), and the output layer, one per material bucket, whose score
+//! is kept to ±[`MAX_SCORE`].
 
 use std::io::Read;
 use std::path::Path;
@@ -16,8 +17,12 @@ use super::simd;
 pub const MAGIC: &[u8; 8] = b"TRINENN1";
 /// File magic of format version 2 (output buckets).
 pub const MAGIC_V2: &[u8; 8] = b"TRINENN2";
-/// Most output buckets a version-2 file may have.
+/// File magic of format version 3 (output buckets and king buckets).
+pub const MAGIC_V3: &[u8; 8] = b"TRINENN3";
+/// Most output buckets a version-2 or 3 file may have.
 pub const MAX_BUCKETS: usize = 16;
+/// Most king buckets a version-3 file may have.
+pub const MAX_KING_BUCKETS: usize = 16;
 /// Quantisation of the feature layer.
 pub const QA: i32 = 255;
 /// Quantisation of the output weights.
@@ -29,12 +34,14 @@ const MAX_W2: i16 = 127;
 const HIDDEN: std::ops::RangeInclusive<usize> = 8..=4096;
 /// Largest output scale (SCALE) a file may have; the trainer writes 400.
 const MAX_SCALE: u32 = 10_000;
-/// Longest header (version 2): magic, H, SCALE, B.
-const MAX_HEADER: usize = 20;
-/// Longest network file: version 2 with the largest hidden size and bucket count (6,561,876
+/// Longest header (version 3): magic, H, SCALE, B, K and the 64-byte king-bucket map.
+const MAX_HEADER: usize = 24 + 64;
+/// Longest network file: version 3 with the largest hidden size and bucket counts (100,933,784
 /// bytes). Nothing longer is ever read.
 pub const MAX_FILE_LEN: usize = MAX_HEADER
-    + 2 * (INPUTS * *HIDDEN.end() + *HIDDEN.end() + MAX_BUCKETS * 2 * *HIDDEN.end())
+    + 2 * (MAX_KING_BUCKETS * INPUTS * *HIDDEN.end()
+        + *HIDDEN.end()
+        + MAX_BUCKETS * 2 * *HIDDEN.end())
     + 4 * MAX_BUCKETS;
 /// Largest score, in centipawns, the network returns (either sign): far from the mate scores.
 /// A network whose weights would go beyond it (a crafted output bias near `i32::MAX`, say)
@@ -57,7 +64,11 @@ pub struct Network {
     scale: i32,
     /// Output buckets B (1 for a version-1 file).
     buckets: usize,
-    /// `INPUTS × hidden`, feature-major.
+    /// King buckets K (1 before version 3).
+    king_buckets: usize,
+    /// The king bucket of each king square, on the perspective's own ranks (all 0 for K = 1).
+    king_map: [u8; 64],
+    /// `K × INPUTS × hidden`, feature-major, king bucket by king bucket.
     w1: Lanes,
     b1: Vec<i16>,
     /// `B × 2 × hidden`: bucket `b`'s output weights at `[2H·b, 2H·b + 2H)`, side to move's half
@@ -73,8 +84,8 @@ impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Network(hidden {}, buckets {}, fingerprint {:08x})",
-            self.hidden, self.buckets, self.fingerprint
+            "Network(hidden {}, buckets {}, king buckets {}, fingerprint {:08x})",
+            self.hidden, self.buckets, self.king_buckets, self.fingerprint
         )
     }
 }
@@ -101,24 +112,29 @@ impl Reader<'_> {
 
 /// A file's header, every field checked: what the rest of the file must be.
 struct Header {
-    /// 20 for version 2, 16 for version 1.
+    /// 88 for version 3, 20 for version 2, 16 for version 1.
     len: usize,
     hidden: usize,
     scale: u32,
     buckets: usize,
+    king_buckets: usize,
+    king_map: [u8; 64],
 }
 
 impl Header {
     /// Parses the header at the start of `bytes` (which may go on past it).
     fn parse(bytes: &[u8]) -> Result<Header, String> {
-        let v2 = match bytes.get(..8) {
-            Some(m) if m == MAGIC => false,
-            Some(m) if m == MAGIC_V2 => true,
+        let version = match bytes.get(..8) {
+            Some(m) if m == MAGIC => 1,
+            Some(m) if m == MAGIC_V2 => 2,
+            Some(m) if m == MAGIC_V3 => 3,
             _ => {
-                return Err("not a Trine network file (no TRINENN1 or TRINENN2 header)".into());
+                return Err(
+                    "not a Trine network file (no TRINENN1, TRINENN2 or TRINENN3 header)".into(),
+                );
             }
         };
-        let len = if v2 { MAX_HEADER } else { 16 };
+        let len = [16, 20, MAX_HEADER][version - 1];
         if bytes.len() < len {
             return Err(format!(
                 "file is {} bytes, shorter than its header",
@@ -138,32 +154,55 @@ impl Header {
         if scale == 0 || scale > MAX_SCALE {
             return Err(format!("output scale {scale} is out of range"));
         }
-        let buckets = if v2 { r.u32() as usize } else { 1 };
+        let buckets = if version >= 2 { r.u32() as usize } else { 1 };
         if !(1..=MAX_BUCKETS).contains(&buckets) {
             return Err(format!(
                 "output bucket count {buckets} is not in 1..={MAX_BUCKETS}"
             ));
         }
+        let (king_buckets, king_map) = if version == 3 {
+            let k = r.u32() as usize;
+            if !(1..=MAX_KING_BUCKETS).contains(&k) {
+                return Err(format!(
+                    "king bucket count {k} is not in 1..={MAX_KING_BUCKETS}"
+                ));
+            }
+            let map: [u8; 64] = r.take();
+            if let Some(sq) = map.iter().position(|&b| usize::from(b) >= k) {
+                return Err(format!(
+                    "king square {sq} has bucket {}, not below the king bucket count {k}",
+                    map[sq]
+                ));
+            }
+            (k, map)
+        } else {
+            (1, [0; 64])
+        };
         Ok(Header {
             len,
             hidden,
             scale,
             buckets,
+            king_buckets,
+            king_map,
         })
     }
 
     /// The length of the whole file, at most [`MAX_FILE_LEN`].
     fn file_len(&self) -> usize {
         let h = self.hidden;
-        self.len + 2 * (INPUTS * h + h + self.buckets * 2 * h) + 4 * self.buckets
+        self.len
+            + 2 * (self.king_buckets * INPUTS * h + h + self.buckets * 2 * h)
+            + 4 * self.buckets
     }
 
     /// Why a file of `len` bytes (`None`: more than [`Header::file_len`]) is refused.
     fn wrong_length(&self, len: Option<u64>) -> String {
         let network = format!(
-            "a network of hidden size {} with {} output bucket(s) has {}",
+            "a network of hidden size {} with {} output bucket(s) and {} king bucket(s) has {}",
             self.hidden,
             self.buckets,
+            self.king_buckets,
             self.file_len()
         );
         match len {
@@ -206,7 +245,7 @@ fn read_network_bytes(source: &mut impl Read, len: Option<u64>) -> Result<Vec<u8
 }
 
 impl Network {
-    /// Parses a network file (version 1 or 2); the error says what is wrong with it.
+    /// Parses a network file (version 1, 2 or 3); the error says what is wrong with it.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         let header = Header::parse(bytes)?;
         if bytes.len() != header.file_len() {
@@ -217,9 +256,11 @@ impl Network {
             hidden,
             scale,
             buckets,
+            king_buckets,
+            king_map,
         } = header;
         let mut r = Reader(&bytes[len..]);
-        let w1 = r.i16s(INPUTS * hidden);
+        let w1 = r.i16s(king_buckets * INPUTS * hidden);
         let b1 = r.i16s(hidden);
         let w2 = r.i16s(buckets * 2 * hidden);
         let b2 = (0..buckets).map(|_| r.i32()).collect();
@@ -233,6 +274,8 @@ impl Network {
             hidden,
             scale: scale as i32,
             buckets,
+            king_buckets,
+            king_map,
             w1: Lanes::from_slice(&w1),
             b1,
             w2: Lanes::from_slice(&w2),
@@ -279,6 +322,27 @@ impl Network {
         self.buckets
     }
 
+    /// Number of king buckets K (1 for a file of version 1 or 2).
+    pub fn king_buckets(&self) -> usize {
+        self.king_buckets
+    }
+
+    /// The king bucket of each king square, on the perspective's own ranks (a1 = 0 … h8 = 63).
+    pub fn king_map(&self) -> &[u8; 64] {
+        &self.king_map
+    }
+
+    /// The first feature of `perspective`'s king bucket on `board` (see
+    /// [`features::king_offset`]): 0 for a network of one king bucket.
+    #[inline(always)]
+    pub fn king_offset(&self, board: &Board, perspective: Color) -> usize {
+        if self.king_buckets == 1 {
+            0
+        } else {
+            features::king_offset(&self.king_map, board, perspective)
+        }
+    }
+
     /// The file's SCALE: centipawns per unit of the network's output.
     pub fn scale(&self) -> u32 {
         self.scale as u32
@@ -310,7 +374,8 @@ impl Network {
         bucket(board.occupied().count(), self.buckets)
     }
 
-    /// The feature weights, `INPUTS × H`, feature-major (feature `f`'s row at `[f·H, f·H + H)`).
+    /// The feature weights, `K × INPUTS × H`, feature-major (feature `f`'s row at `[f·H, f·H + H)`,
+    /// king bucket `k`'s features at `[k·INPUTS, (k + 1)·INPUTS)`).
     #[inline(always)]
     pub fn w1(&self) -> &[i16] {
         &self.w1
@@ -319,11 +384,12 @@ impl Network {
     /// Fills `acc` (H values) with the accumulator of `board` from `perspective`'s side.
     pub fn refresh(&self, board: &Board, perspective: Color, acc: &mut [i16]) {
         acc.copy_from_slice(&self.b1);
+        let offset = self.king_offset(board, perspective);
         let mut features = [0u16; 32];
         let mut n = 0;
         for sq in board.occupied() {
             let piece = board.piece_at(sq).expect("occupied square");
-            let f = features::index(perspective, piece.color, piece.role, sq) as u16;
+            let f = (offset + features::index(perspective, piece.color, piece.role, sq)) as u16;
             if n == features.len() {
                 simd::update(acc, &self.w1, &[], &features);
                 n = 0;

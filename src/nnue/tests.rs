@@ -6,7 +6,7 @@ use std::sync::Arc;
 use shakmaty::{Chess, Color, Position};
 
 use super::features::INPUTS;
-use super::network::{bucket, MAGIC, MAGIC_V2, MAX_FILE_LEN, MAX_SCORE, QA, QB};
+use super::network::{bucket, MAGIC, MAGIC_V2, MAGIC_V3, MAX_FILE_LEN, MAX_SCORE, QA, QB};
 use super::{Evaluator, Network};
 use crate::rng::Rng;
 
@@ -33,6 +33,62 @@ pub fn random_file(h: usize, buckets: usize, seed: u64) -> Vec<u8> {
     for _ in 0..buckets {
         f.extend((next(QA * QB)).to_le_bytes());
     }
+    f
+}
+
+/// A king-bucket map of four buckets by file pairs (a–b, c–d, e–f, g–h), so that king moves
+/// often change bucket.
+const FILE_PAIRS: [u8; 64] = {
+    let mut m = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        m[sq] = (sq % 8 / 2) as u8;
+        sq += 1;
+    }
+    m
+};
+
+/// A deterministic pseudo-random version-3 network file: hidden size `h`, `buckets` output
+/// buckets and one block of feature weights per king bucket of `king_map` (its largest entry + 1).
+fn random_file_v3(h: usize, buckets: usize, king_map: &[u8; 64], seed: u64) -> Vec<u8> {
+    let kings = usize::from(*king_map.iter().max().unwrap()) + 1;
+    let mut rng = Rng::new(seed);
+    let mut next = move |range: i32| rng.below(2 * range as usize + 1) as i32 - range;
+    let mut f = MAGIC_V3.to_vec();
+    for v in [h, 400, buckets, kings] {
+        f.extend((v as u32).to_le_bytes());
+    }
+    f.extend_from_slice(king_map);
+    for _ in 0..kings * INPUTS * h {
+        f.extend((next(60) as i16).to_le_bytes());
+    }
+    for _ in 0..h {
+        f.extend((next(100) as i16 + 60).to_le_bytes());
+    }
+    for _ in 0..buckets * 2 * h {
+        f.extend((next(127) as i16).to_le_bytes());
+    }
+    for _ in 0..buckets {
+        f.extend((next(QA * QB)).to_le_bytes());
+    }
+    f
+}
+
+/// The version-3 file of a version-2 file's network with its feature weights copied into each
+/// king bucket of `king_map`.
+fn spread_to_v3(v2: &[u8], king_map: &[u8; 64]) -> Vec<u8> {
+    assert_eq!(&v2[..8], MAGIC_V2);
+    let kings = usize::from(*king_map.iter().max().unwrap()) + 1;
+    let h = u32::from_le_bytes(v2[8..12].try_into().unwrap()) as usize;
+    let (w1, rest) = v2[20..].split_at(2 * INPUTS * h);
+    let mut f = MAGIC_V3.to_vec();
+    f.extend_from_slice(&v2[8..20]);
+    f.extend((kings as u32).to_le_bytes());
+    f.extend_from_slice(king_map);
+    for _ in 0..kings {
+        f.extend_from_slice(w1);
+    }
+    f.extend_from_slice(rest);
     f
 }
 
@@ -156,6 +212,33 @@ fn a_version_one_network_reads_the_same_as_version_two() {
 }
 
 #[test]
+fn a_version_two_network_reads_the_same_as_version_three_with_copied_king_blocks() {
+    let v2 = random_file(16, 8, 5);
+    let two = Network::from_bytes(&v2).unwrap();
+    let three = Network::from_bytes(&spread_to_v3(&v2, &FILE_PAIRS)).unwrap();
+    assert_eq!((three.buckets(), three.king_buckets()), (8, 4));
+    assert_eq!(three.king_map(), &FILE_PAIRS);
+    assert_eq!(two.king_buckets(), 1);
+    for fen in FENS {
+        let pos = parse(fen);
+        assert_eq!(three.evaluate(&pos), two.evaluate(&pos), "{fen}");
+    }
+    // With blocks of their own, the king's file changes the score: the same pieces, the white
+    // king on g1 (bucket 3) or on f1 (bucket 2), and the black king (bucket 2 from its side)
+    // on f8 or on g8.
+    let own = Network::from_bytes(&random_file_v3(16, 8, &FILE_PAIRS, 5)).unwrap();
+    let g1 = parse("5k2/pp3ppp/8/8/8/8/PP3PPP/6K1 w - - 0 1");
+    let f1 = parse("5k2/pp3ppp/8/8/8/8/PP3PPP/5K2 w - - 0 1");
+    assert_ne!(own.evaluate(&g1), own.evaluate(&f1));
+    assert_eq!(two.evaluate(&g1), spread(&v2).evaluate(&g1));
+}
+
+/// `v2`'s network as a version-3 file of four copied king blocks.
+fn spread(v2: &[u8]) -> Network {
+    Network::from_bytes(&spread_to_v3(v2, &FILE_PAIRS)).unwrap()
+}
+
+#[test]
 fn malformed_files_are_refused_with_a_reason() {
     let good = random_file(16, 1, 3);
     assert!(Network::from_bytes(&good).is_ok());
@@ -206,6 +289,27 @@ fn malformed_files_are_refused_with_a_reason() {
     assert!(Network::from_bytes(&big)
         .unwrap_err()
         .contains("output weight"));
+    // Version 3: a king bucket count out of 1..=16, a map entry not below it, a wrong length.
+    let good = random_file_v3(16, 8, &FILE_PAIRS, 3);
+    assert!(Network::from_bytes(&good).is_ok());
+    for k in [0u32, 17, 1 << 31] {
+        let mut bad = good.clone();
+        bad[20..24].copy_from_slice(&k.to_le_bytes());
+        let e = Network::from_bytes(&bad).unwrap_err();
+        assert!(e.contains("king bucket count"), "{e}");
+    }
+    let mut bad = good.clone();
+    bad[24 + 63] = 4;
+    let e = Network::from_bytes(&bad).unwrap_err();
+    assert!(e.contains("king square 63"), "{e}");
+    let mut fewer = good.clone();
+    fewer[20..24].copy_from_slice(&5u32.to_le_bytes());
+    let e = Network::from_bytes(&fewer).unwrap_err();
+    assert!(e.contains("bytes") && e.contains("5 king"), "{e}");
+    let e = Network::from_bytes(&good[..good.len() - 2]).unwrap_err();
+    assert!(e.contains("bytes"), "{e}");
+    let e = Network::from_bytes(&good[..60]).unwrap_err();
+    assert!(e.contains("header"), "{e}");
     let e = Network::load(std::path::Path::new("/nonexistent/net.nnue")).unwrap_err();
     assert!(e.contains("cannot read"), "{e}");
 }
@@ -246,8 +350,8 @@ fn the_score_is_the_documented_integer_formula() {
 fn colour_flipped_positions_score_the_same() {
     let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8";
     let flipped = "r2qkb1r/pp2bppp/2n2n2/2pp4/3P4/2N1PN2/PP2BPPP/R1BQ1RK1 b kq - 0 8";
-    for buckets in [1, 8] {
-        let net = net(buckets);
+    let kings = Arc::new(Network::from_bytes(&random_file_v3(32, 8, &FILE_PAIRS, 7)).unwrap());
+    for net in [net(1), net(8), kings] {
         assert_eq!(net.evaluate(&parse(fen)), net.evaluate(&parse(flipped)));
         assert_ne!(net.evaluate(&parse(fen)), 0);
     }
@@ -257,16 +361,21 @@ fn colour_flipped_positions_score_the_same() {
 fn incremental_evaluation_equals_evaluation_from_scratch() {
     // H = 32 takes the kernels' row-by-row loop, H = 128 their 64-lane tiles.
     for (hidden, buckets) in [(32, 1), (32, 8), (128, 8)] {
-        incremental_equals_from_scratch(hidden, buckets);
+        incremental_equals_from_scratch(&random_file(hidden, buckets, 7));
+    }
+    // King buckets: a king move across a bucket edge recomputes that side's accumulator.
+    for hidden in [32, 128] {
+        incremental_equals_from_scratch(&random_file_v3(hidden, 8, &FILE_PAIRS, 7));
     }
 }
 
-/// Random walks through the ply stack with a network of `hidden` units and `buckets` output
-/// buckets: every incremental score is the from-scratch one (and, with buckets, most buckets are
-/// met).
-fn incremental_equals_from_scratch(hidden: usize, buckets: usize) {
-    let net = Arc::new(Network::from_bytes(&random_file(hidden, buckets, 7)).unwrap());
+/// Random walks through the ply stack with the network of `file`: every incremental score is the
+/// from-scratch one (and, with buckets, most output buckets and every king bucket are met).
+fn incremental_equals_from_scratch(file: &[u8]) {
+    let net = Arc::new(Network::from_bytes(file).unwrap());
+    let buckets = net.buckets();
     let mut seen = [false; 16];
+    let mut kings_seen = [false; 16];
     let mut ev = Evaluator::new(Arc::clone(&net), 20);
     let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let mut rand = move |n: usize| rng.below(n);
@@ -307,6 +416,9 @@ fn incremental_equals_from_scratch(hidden: usize, buckets: usize) {
                 let ply = path.len() - 1;
                 let pos = path.last().unwrap();
                 seen[net.bucket_of(pos.board())] = true;
+                for p in [Color::White, Color::Black] {
+                    kings_seen[net.king_offset(pos.board(), p) / INPUTS] = true;
+                }
                 assert_eq!(
                     ev.evaluate(pos, ply),
                     net.evaluate(pos).clamp(-20_000, 20_000)
@@ -318,6 +430,8 @@ fn incremental_equals_from_scratch(hidden: usize, buckets: usize) {
     assert!(checked > 2000, "{checked}");
     let met = seen.iter().filter(|&&s| s).count();
     assert!(met >= buckets.min(6), "{met} buckets met");
+    let kings_met = kings_seen.iter().filter(|&&s| s).count();
+    assert_eq!(kings_met, net.king_buckets(), "king buckets met");
     // The same evaluator, asked about any position at any ply, is still exact.
     let pos = Chess::default();
     assert_eq!(ev.evaluate(&pos, 5), net.evaluate(&pos));
@@ -354,7 +468,7 @@ fn extreme_weights_and_biases_evaluate_inside_the_score_range() {
         (-127, i32::MAX),
     ] {
         let f = uniform_file(h, 1, 10_000, (0, i16::MAX, w2), b2);
-        assert_eq!(f.len(), MAX_FILE_LEN - 15 * (4 * h + 4));
+        assert_eq!(f.len(), 20 + 2 * (INPUTS * h + h + 2 * h) + 4);
         let net = Arc::new(Network::from_bytes(&f).unwrap());
         let mut ev = Evaluator::new(Arc::clone(&net), 4);
         // The formula's value, exactly: far beyond any centipawn score.
@@ -408,11 +522,12 @@ fn reading_stops_at_the_length_the_header_gives() {
     let e = net.unwrap_err();
     assert!(e.contains("past its end"), "{e}");
     assert_eq!(read, good.len() + 1);
-    // Nothing but zeros: refused after the header.
+    // Nothing but zeros: refused after the longest header (88 bytes, version 3).
     let (net, read) = read_endless(&[]);
     assert!(net.unwrap_err().contains("TRINENN1"));
-    assert!(read <= 20, "{read}");
-    // Headers that promise absurd sizes: refused after the header, nothing allocated for them.
+    assert_eq!(read, 88);
+    // Headers that promise absurd sizes: refused after the longest header, nothing allocated for
+    // them.
     for (hidden, buckets) in [(!7, 1), (1 << 31, 8), (4104, 8), (64, u32::MAX)] {
         let mut head = MAGIC_V2.to_vec();
         for v in [hidden, 400, buckets] {
@@ -424,14 +539,25 @@ fn reading_stops_at_the_length_the_header_gives() {
             e.contains("hidden size") || e.contains("bucket count"),
             "{e}"
         );
-        assert_eq!(read, 20);
+        assert_eq!(read, 88);
+    }
+    for kings in [0, 17, u32::MAX] {
+        let mut head = MAGIC_V3.to_vec();
+        for v in [64, 400, 8, kings] {
+            head.extend(v.to_le_bytes());
+        }
+        let (net, read) = read_endless(&head);
+        assert!(net.unwrap_err().contains("king bucket count"));
+        assert_eq!(read, 88);
     }
     // The largest header the format allows: read to its exact length, no further.
-    let mut head = MAGIC_V2.to_vec();
-    for v in [4096u32, 400, 16] {
+    let mut head = MAGIC_V3.to_vec();
+    for v in [4096u32, 400, 16, 16] {
         head.extend(v.to_le_bytes());
     }
+    head.extend([15; 64]);
     let (net, read) = read_endless(&head);
+    assert_eq!(MAX_FILE_LEN, 100_933_784);
     assert!(net.unwrap_err().contains("past its end"));
     assert_eq!(read, MAX_FILE_LEN + 1);
     // Truncated anywhere: refused with the lengths.

@@ -416,8 +416,11 @@ impl Engine {
         self.stop_and_wait();
         match &network {
             Some(n) => info::message(&format!(
-                "evaluation: network {value}, hidden size {}, fingerprint {:08x}",
+                "evaluation: network {value}, hidden size {}, {} output bucket(s), {} king \
+                 bucket(s), fingerprint {:08x}",
                 n.hidden(),
+                n.buckets(),
+                n.king_buckets(),
                 n.fingerprint()
             )),
             None => info::message("evaluation: hand-written"),

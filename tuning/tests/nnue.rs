@@ -158,7 +158,7 @@ fn the_command_line_writes_the_documented_file() {
     let bytes = std::fs::read(&out).unwrap();
     let h = 24;
     assert_eq!(bytes.len(), 8 + 4 + 4 + 2 * (768 * h + h + 2 * h) + 4);
-    assert_eq!(bytes.len(), file_len(h, 1));
+    assert_eq!(bytes.len(), file_len(h, 1, 1));
     assert_eq!(&bytes[..8], b"TRINENN1");
     assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 24);
     assert_eq!(u32::from_le_bytes(bytes[12..16].try_into().unwrap()), 400);
@@ -210,7 +210,7 @@ fn the_command_line_writes_the_documented_file() {
     assert!(stderr.contains("4 output bucket(s)"), "{stderr}");
     let b4 = std::fs::read(&buckets).unwrap();
     assert_eq!(b4.len(), 20 + 2 * (768 * h + h + 4 * 2 * h) + 4 * 4);
-    assert_eq!(b4.len(), file_len(h, 4));
+    assert_eq!(b4.len(), file_len(h, 4, 1));
     assert_eq!(&b4[..8], b"TRINENN2");
     assert_eq!(u32::from_le_bytes(b4[16..20].try_into().unwrap()), 4);
     let q4 = Quantised::from_bytes(&b4).unwrap();
@@ -238,6 +238,70 @@ fn the_command_line_writes_the_documented_file() {
         assert_eq!(&s.w2[b * 2 * h..][..2 * h], &q.w2[..]);
         assert_eq!(s.b2[b], q.b2[0]);
     }
+    // King buckets: a version-3 file whose every king block is the starting file's W1, so the
+    // engine scores every position as it scores them with the version-2 file.
+    let kings = dir.join("kings.nnue");
+    let args = ["--hidden", "24", "--buckets", "4", "--king-buckets", "8"];
+    let (ok, stderr) = run_nnue(
+        &[&args[..], &["--epochs", "0"]].concat(),
+        Some(&buckets),
+        &kings,
+    );
+    assert!(ok, "{stderr}");
+    assert!(stderr.contains("x 8 king bucket(s)"), "{stderr}");
+    let k8 = std::fs::read(&kings).unwrap();
+    assert_eq!((&k8[..8], k8.len()), (&b"TRINENN3"[..], file_len(h, 4, 8)));
+    let (two, three) = (
+        trine::nnue::Network::from_bytes(&b4).unwrap(),
+        trine::nnue::Network::from_bytes(&k8).unwrap(),
+    );
+    assert_eq!(three.king_buckets(), 8);
+    let text = std::fs::read_to_string(sample_path()).unwrap();
+    for line in text.lines().step_by(50) {
+        let pos = trine::tools::datagen::parse_line(line).unwrap().pos;
+        assert_eq!(two.evaluate(&pos), three.evaluate(&pos), "{line}");
+    }
+    // Trained on, its blocks part; it starts the same run again unchanged; a layout that does not
+    // exist, or other king buckets than the file's, is refused.
+    let trained = dir.join("kings-trained.nnue");
+    let more = [
+        "--epochs",
+        "2",
+        "--batch",
+        "256",
+        "--lr",
+        "0.01",
+        "--validation",
+        "0",
+    ];
+    let (ok, stderr) = run_nnue(&[&args[..], &more].concat(), Some(&kings), &trained);
+    assert!(ok, "{stderr}");
+    let kt = Quantised::from_bytes(&std::fs::read(&trained).unwrap()).unwrap();
+    let block = |k: usize| &kt.w1[k * 768 * h..(k + 1) * 768 * h];
+    assert!(
+        (1..8).any(|k| block(k) != block(0)),
+        "the king blocks stayed copies"
+    );
+    let (ok, stderr) = run_nnue(&["--hidden", "24", "--king-buckets", "3"], None, &trained);
+    assert!(!ok && stderr.contains("king bucket count 3"), "{stderr}");
+    let (ok, stderr) = run_nnue(
+        &[
+            "--hidden",
+            "24",
+            "--buckets",
+            "4",
+            "--king-buckets",
+            "4",
+            "--epochs",
+            "0",
+        ],
+        Some(&kings),
+        &dir.join("no.nnue"),
+    );
+    assert!(
+        !ok && stderr.contains("8 king buckets, not --king-buckets 4"),
+        "{stderr}"
+    );
     // Another bucket count or hidden size is refused.
     let (ok, stderr) = run_nnue(
         &["--hidden", "24", "--buckets", "2", "--epochs", "0"],

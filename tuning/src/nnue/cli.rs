@@ -9,6 +9,7 @@ use clap::Parser;
 
 use super::data::Loaded;
 use super::export::{self, file_len};
+use super::features::KingBuckets;
 use super::train::{train, Config, EpochReport};
 use super::Network;
 use crate::data::Split;
@@ -33,6 +34,11 @@ pub struct Args {
     /// more than one the file is format version 2.
     #[arg(long, default_value_t = 1)]
     pub buckets: usize,
+    /// King buckets K (1, 4 or 8, layouts in docs/nnue.md): a perspective's block of feature
+    /// weights is chosen by its own king's square. With more than one the file is format
+    /// version 3; `--init` from a network of one king bucket copies its weights into every block.
+    #[arg(long, default_value_t = 1)]
+    pub king_buckets: usize,
     /// Most epochs.
     #[arg(long, default_value_t = 24)]
     pub epochs: usize,
@@ -63,8 +69,9 @@ pub struct Args {
     /// Seed of the initial weights, the shuffles and the validation split.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Start from this network file instead of random weights: the same hidden size, and the
-    /// same number of output buckets or one (copied into every bucket).
+    /// Start from this network file instead of random weights: the same hidden size, the same
+    /// number of output buckets or one (copied into every bucket), and the same king buckets or
+    /// one (copied into every king bucket).
     #[arg(long, value_name = "FILE")]
     pub init: Option<PathBuf>,
     /// Worker threads (default: all cores).
@@ -77,11 +84,12 @@ pub struct Args {
 }
 
 impl Args {
-    /// The training settings.
-    pub fn config(&self) -> Config {
-        Config {
+    /// The training settings; an error for a king bucket count without a layout.
+    pub fn config(&self) -> Result<Config, String> {
+        Ok(Config {
             hidden: self.hidden,
             buckets: self.buckets,
+            kings: KingBuckets::layout(self.king_buckets)?,
             epochs: self.epochs,
             batch: self.batch,
             lr: self.lr,
@@ -91,7 +99,7 @@ impl Args {
             lambda: self.lambda,
             patience: self.patience,
             seed: self.seed,
-        }
+        })
     }
 }
 
@@ -114,7 +122,7 @@ pub fn epoch_line(r: &EpochReport) -> String {
 
 /// Runs `trine-nnue`.
 pub fn run(args: Args) -> Result<(), String> {
-    let cfg = args.config();
+    let cfg = args.config()?;
     cfg.check()?;
     if !(0.0..1.0).contains(&args.validation) {
         return Err(format!("--validation {} is not in 0..1", args.validation));
@@ -139,6 +147,14 @@ pub fn run(args: Args) -> Result<(), String> {
                     p.display(),
                     q.buckets,
                     cfg.buckets
+                )
+            })?;
+            let net = net.with_king_buckets(cfg.kings).map_err(|_| {
+                format!(
+                    "{}: {} king buckets, not --king-buckets {} (or 1)",
+                    p.display(),
+                    q.kings.count,
+                    cfg.kings.count
                 )
             })?;
             Some(net)
@@ -172,12 +188,13 @@ pub fn run(args: Args) -> Result<(), String> {
         eprintln!("  malformed: {e}");
     }
     eprintln!(
-        "network 768x2 -> {} -> 1 x {} output bucket(s) ({} parameters, file {} bytes), \
-         {} threads, batch {}, K {}, lambda {}, lr {} x{} every {} epochs",
+        "network 768x2 x {} king bucket(s) -> {} -> 1 x {} output bucket(s) ({} parameters, \
+         file {} bytes), {} threads, batch {}, K {}, lambda {}, lr {} x{} every {} epochs",
+        cfg.kings.count,
         cfg.hidden,
         cfg.buckets,
-        super::model::param_count(cfg.hidden, cfg.buckets),
-        file_len(cfg.hidden, cfg.buckets),
+        super::model::param_count(cfg.hidden, cfg.buckets, cfg.kings.count),
+        file_len(cfg.hidden, cfg.buckets, cfg.kings.count),
         rayon::current_num_threads(),
         cfg.batch,
         cfg.k,

@@ -1,9 +1,11 @@
 //! The network files of `docs/nnue.md`. Version 1: magic `TRINENN1`, H and SCALE as u32, then
 //! W1, b1 (×QA) and w2 (×QB) as i16 and b2 (×QA·QB) as i32, all little-endian. Version 2 (output
 //! buckets): magic `TRINENN2`, H, SCALE and B as u32, W1 and b1 as in version 1, then all B
-//! buckets' w2 (2H i16 each, bucket 0 first) and then their B b2 (i32). A network of one bucket is
-//! written as version 1 (so its file is byte for byte what it was before buckets existed), one of
-//! more as version 2; both are read. [`Quantised`] is the file's content: made by rounding a float
+//! buckets' w2 (2H i16 each, bucket 0 first) and then their B b2 (i32). Version 3 (king buckets):
+//! magic `TRINENN3`, H, SCALE, B and K as u32, the 64-byte king-bucket map, then W1 of K blocks
+//! (king bucket 0 first) and the rest as in version 2. A network of one bucket is written as
+//! version 1 (so its file is byte for byte what it was before buckets existed), one of more output
+//! buckets as version 2, one of more king buckets as version 3; all three are read. [`Quantised`] is the file's content: made by rounding a float
 //! [`Network`], written and read back byte for byte, turned back into floats, and evaluated with
 //! the documented integer formula — the same arithmetic as the engine's, so the trainer can check
 //! what it writes.
@@ -13,20 +15,27 @@ use std::path::Path;
 
 use shakmaty::{Chess, Position};
 
-use super::features::{active, INPUTS};
+use super::features::{active, KingBuckets, INPUTS};
 use super::model::{bucket, param_count, Network};
 use super::{QA, QB, SCALE};
 
-/// The first eight bytes of a version-1 file (one output bucket) and of a version-2 file (B
-/// output buckets): the engine's.
-pub use trine::nnue::network::{MAGIC, MAGIC_V2};
+/// The first eight bytes of a version-1 file (one output bucket), a version-2 file (B output
+/// buckets) and a version-3 file (K king buckets): the engine's.
+pub use trine::nnue::network::{MAGIC, MAGIC_V2, MAGIC_V3};
 
-/// Length in bytes of the file [`Quantised::to_bytes`] writes for a network with `hidden` neurons
-/// and `buckets` output buckets: version 1, `8 + 4 + 4 + 2·(768H + H + 2H) + 4`, for one bucket;
-/// version 2, `8 + 4 + 4 + 4 + 2·(768H + H + B·2H) + 4B`, for more.
-pub const fn file_len(hidden: usize, buckets: usize) -> usize {
-    let header = if buckets == 1 { 16 } else { 20 };
-    header + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+/// Length in bytes of the file [`Quantised::to_bytes`] writes for a network with `hidden` neurons,
+/// `buckets` output buckets and `kings` king buckets: version 1, `8 + 4 + 4 + 2·(768H + H + 2H) +
+/// 4`, for one bucket of each; version 2, `8 + 4 + 4 + 4 + 2·(768H + H + B·2H) + 4B`, for more
+/// output buckets; version 3, `8 + 4·4 + 64 + 2·(K·768H + H + B·2H) + 4B`, for more king buckets.
+pub const fn file_len(hidden: usize, buckets: usize, kings: usize) -> usize {
+    let header = if kings > 1 {
+        88
+    } else if buckets > 1 {
+        20
+    } else {
+        16
+    };
+    header + 2 * (kings * INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
 }
 
 /// A quantised network, as stored in the file.
@@ -36,7 +45,9 @@ pub struct Quantised {
     pub hidden: usize,
     /// Output buckets B.
     pub buckets: usize,
-    /// Feature weights ×QA, feature `f`'s row at `[f·H, f·H + H)`.
+    /// King buckets.
+    pub kings: KingBuckets,
+    /// Feature weights ×QA, feature `f`'s row at `[f·H, f·H + H)`, king bucket by king bucket.
     pub w1: Vec<i16>,
     /// Accumulator biases ×QA.
     pub b1: Vec<i16>,
@@ -60,6 +71,7 @@ impl Quantised {
         Quantised {
             hidden: net.hidden(),
             buckets: net.buckets(),
+            kings: net.king_buckets(),
             w1: l.w1.iter().map(|&w| quantise(w, QA)).collect(),
             b1: l.b1.iter().map(|&w| quantise(w, QA)).collect(),
             w2: l.w2.iter().map(|&w| quantise(w, QB)).collect(),
@@ -74,7 +86,8 @@ impl Quantised {
     /// The float network these integers stand for.
     pub fn to_network(&self) -> Network {
         let (qa, qb) = (QA as f32, QB as f32);
-        let mut params = Vec::with_capacity(param_count(self.hidden, self.buckets));
+        let mut params =
+            Vec::with_capacity(param_count(self.hidden, self.buckets, self.kings.count));
         params.extend(self.w1.iter().map(|&w| f32::from(w) / qa));
         params.extend(self.b1.iter().map(|&w| f32::from(w) / qa));
         params.extend(self.w2.iter().map(|&w| f32::from(w) / qb));
@@ -83,22 +96,32 @@ impl Quantised {
                 .iter()
                 .map(|&b| (f64::from(b) / f64::from(QA * QB)) as f32),
         );
-        Network::from_params(self.hidden, self.buckets, params)
-            .expect("a checked hidden size and bucket count")
+        Network::from_params(self.hidden, self.buckets, self.kings, params)
+            .expect("a checked hidden size and bucket counts")
     }
 
-    /// The file's bytes: version 1 for one bucket, version 2 for more.
+    /// The file's bytes: version 1 for one bucket of each kind, version 2 for more output
+    /// buckets, version 3 for more king buckets.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_len(self.hidden, self.buckets));
-        if self.buckets == 1 {
-            out.extend_from_slice(MAGIC);
+        let kings = self.kings.count;
+        let len = file_len(self.hidden, self.buckets, kings);
+        let mut out = Vec::with_capacity(len);
+        let version = if kings > 1 {
+            3
+        } else if self.buckets > 1 {
+            2
         } else {
-            out.extend_from_slice(MAGIC_V2);
-        }
+            1
+        };
+        out.extend_from_slice([MAGIC, MAGIC_V2, MAGIC_V3][version - 1]);
         out.extend_from_slice(&(self.hidden as u32).to_le_bytes());
         out.extend_from_slice(&SCALE.to_le_bytes());
-        if self.buckets != 1 {
+        if version >= 2 {
             out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
+        }
+        if version == 3 {
+            out.extend_from_slice(&(kings as u32).to_le_bytes());
+            out.extend_from_slice(&self.kings.map);
         }
         for v in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             out.extend_from_slice(&v.to_le_bytes());
@@ -106,11 +129,11 @@ impl Quantised {
         for b in &self.b2 {
             out.extend_from_slice(&b.to_le_bytes());
         }
-        debug_assert_eq!(out.len(), file_len(self.hidden, self.buckets));
+        debug_assert_eq!(out.len(), len);
         out
     }
 
-    /// Reads a file's bytes (version 1 or 2) through the engine's own reader
+    /// Reads a file's bytes (version 1, 2 or 3) through the engine's own reader
     /// ([`trine::nnue::Network::from_bytes`]), so it refuses exactly what the engine refuses
     /// (magic, sizes, output weights beyond ±127), and also a file whose SCALE is not the
     /// trainer's 400.
@@ -122,6 +145,10 @@ impl Quantised {
         Ok(Quantised {
             hidden: net.hidden(),
             buckets: net.buckets(),
+            kings: KingBuckets {
+                count: net.king_buckets(),
+                map: *net.king_map(),
+            },
             w1: net.w1().to_vec(),
             b1: net.b1().to_vec(),
             w2: net.w2().to_vec(),
@@ -130,7 +157,8 @@ impl Quantised {
     }
 
     /// Centipawns (side to move's view) by the documented integer formula, through the bucket
-    /// `b` of the piece count (the length of a feature list): `acc_p = b1 + Σ W1[f]`, `s = Σ
+    /// `b` of the piece count (the length of a feature list): `acc_p = b1 + Σ W1[k_p·768 + f]`
+    /// (`k_p` the perspective's king bucket), `s = Σ
     /// clamp(acc_stm, 0, QA)² · w2_b[..H] + Σ clamp(acc_other, 0, QA)² · w2_b[H..]`, `cp = (s /
     /// QA + b2_b) · SCALE / (QA · QB)`, divisions truncating.
     pub fn evaluate_features(&self, stm: &[u16], other: &[u16]) -> i32 {
@@ -140,8 +168,9 @@ impl Quantised {
         let mut s = 0i64;
         for (half, features) in [stm, other].into_iter().enumerate() {
             let mut acc: Vec<i32> = self.b1.iter().map(|&b| i32::from(b)).collect();
+            let w1 = &self.w1[self.kings.row_offset(features) * h..];
             for &f in features {
-                let row = &self.w1[usize::from(f) * h..][..h];
+                let row = &w1[usize::from(f) * h..][..h];
                 for (a, &w) in acc.iter_mut().zip(row) {
                     *a += i32::from(w);
                 }
@@ -204,7 +233,7 @@ mod tests {
                 bytes.len(),
                 header + 2 * (768 * h + h + buckets * 2 * h) + 4 * buckets
             );
-            assert_eq!(bytes.len(), file_len(h, buckets));
+            assert_eq!(bytes.len(), file_len(h, buckets, 1));
             let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
             if buckets == 1 {
                 assert_eq!(&bytes[..8], b"TRINENN1");
@@ -288,11 +317,61 @@ mod tests {
         assert_eq!(Quantised::from_bytes(&v2).unwrap().to_bytes(), v1);
     }
 
+    /// [`clipped_random`] with the king buckets `kings`, each with feature weights of its own.
+    fn with_kings(net: Network, kings: KingBuckets, seed: u64) -> Network {
+        let mut net = net.with_king_buckets(kings).unwrap();
+        if kings.count > 1 {
+            let mut rng = seeded_rng(seed);
+            let l = net.layers_mut();
+            l.w1.iter_mut().for_each(|w| *w = rng.symmetric(0.2));
+        }
+        net
+    }
+
+    #[test]
+    fn a_network_with_king_buckets_is_version_three_and_reads_back() {
+        let (h, buckets) = (16, 8);
+        let kings = KingBuckets::layout(8).unwrap();
+        let net = with_kings(clipped_random(h, buckets, 7), kings, 8);
+        let q = Quantised::from_network(&net);
+        let bytes = q.to_bytes();
+        assert_eq!(bytes.len(), file_len(h, buckets, 8));
+        assert_eq!(
+            bytes.len(),
+            88 + 2 * (8 * 768 * h + h + buckets * 2 * h) + 4 * buckets
+        );
+        assert_eq!(&bytes[..8], b"TRINENN3");
+        let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        assert_eq!(
+            [u32_at(8), u32_at(12), u32_at(16), u32_at(20)],
+            [16, 400, 8, 8]
+        );
+        assert_eq!(&bytes[24..88], &kings.map);
+        // King bucket 1's first weight follows bucket 0's 768 rows.
+        let i16_at = |at: usize| i16::from_le_bytes([bytes[at], bytes[at + 1]]);
+        assert_eq!(i16_at(88 + 2 * 768 * h), q.w1[768 * h]);
+        let back = Quantised::from_bytes(&bytes).unwrap();
+        assert_eq!(back, q);
+        assert_eq!(back.to_network().king_buckets(), kings);
+        // The engine reads it and scores every position as the trainer's integer formula does.
+        let engine = trine::nnue::Network::from_bytes(&bytes).unwrap();
+        assert_eq!(engine.king_buckets(), 8);
+        let text = include_str!("../../data/sample.txt");
+        let mut distinct = std::collections::HashSet::new();
+        for line in text.lines().step_by(17) {
+            let pos = trine::tools::datagen::parse_line(line).unwrap().pos;
+            assert_eq!(engine.evaluate(&pos), q.evaluate(&pos));
+            distinct.insert(kings.row_offset(&active(pos.board(), pos.turn())));
+        }
+        assert!(distinct.len() >= 3, "{} king buckets met", distinct.len());
+    }
+
     #[test]
     fn integer_inference_matches_the_dequantised_float_network() {
         let h = 32;
-        for buckets in [1, 8] {
-            let net = clipped_random(h, buckets, 5);
+        let eight = KingBuckets::layout(8).unwrap();
+        for (buckets, kings) in [(1, KingBuckets::NONE), (8, KingBuckets::NONE), (8, eight)] {
+            let net = with_kings(clipped_random(h, buckets, 5), kings, 6);
             let q = Quantised::from_network(&net);
             let back = q.to_network();
             let text = include_str!("../../data/sample.txt");

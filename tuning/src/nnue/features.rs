@@ -10,6 +10,68 @@ pub const INPUTS: usize = trine::nnue::features::INPUTS;
 /// Most active features of one perspective (pieces on a legal board).
 pub const MAX_ACTIVE: usize = 32;
 
+/// A network's king buckets: how many, and the bucket of each king square on the perspective's
+/// own ranks (the engine's file format, version 3, stores both). A perspective's features are
+/// rows `INPUTS · bucket + index` of W1, the bucket picked by the perspective's own king.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KingBuckets {
+    /// Number of buckets K (1: no king buckets).
+    pub count: usize,
+    /// The bucket of each relative king square (a1 = 0 … h8 = 63), each below `count`.
+    pub map: [u8; 64],
+}
+
+/// The own king's features: `384 · 0 + 64 · (6 − 1) + square`.
+const OWN_KING: std::ops::Range<u16> = 320..384;
+
+impl KingBuckets {
+    /// One bucket: every king square shares one block of W1 (format versions 1 and 2).
+    pub const NONE: KingBuckets = KingBuckets {
+        count: 1,
+        map: [0; 64],
+    };
+
+    /// The trainer's layouts (`--king-buckets`), by the king's square on its own ranks: 1 (none);
+    /// 4 (ranks 1–2 or 3–8, files a–d or e–h); 8 (on the first rank files a–b, c–d, e–f and g–h,
+    /// then ranks 2 and 3–8 each split into files a–d and e–h).
+    pub fn layout(count: usize) -> Result<KingBuckets, String> {
+        let bucket = |sq: usize| -> usize {
+            let (file, rank) = (sq % 8, sq / 8);
+            match count {
+                4 => 2 * usize::from(rank >= 2) + usize::from(file >= 4),
+                8 => match rank {
+                    0 => file / 2,
+                    1 => 4 + usize::from(file >= 4),
+                    _ => 6 + usize::from(file >= 4),
+                },
+                _ => 0,
+            }
+        };
+        if ![1, 4, 8].contains(&count) {
+            return Err(format!("king bucket count {count} is not 1, 4 or 8"));
+        }
+        Ok(KingBuckets {
+            count,
+            map: std::array::from_fn(|sq| bucket(sq) as u8),
+        })
+    }
+
+    /// The first W1 row of the perspective whose active features are `features` (its own king's
+    /// feature gives the square): `INPUTS ·` its bucket; 0 with one bucket or no king.
+    #[inline]
+    pub fn row_offset(&self, features: &[u16]) -> usize {
+        if self.count == 1 {
+            return 0;
+        }
+        features
+            .iter()
+            .find(|f| OWN_KING.contains(f))
+            .map_or(0, |&f| {
+                INPUTS * usize::from(self.map[usize::from(f - OWN_KING.start)])
+            })
+    }
+}
+
 /// Index of `piece` on `sq` seen from `perspective`: the engine's own indexing
 /// (`trine::nnue::features::index`), so trainer and engine cannot disagree.
 #[inline]
@@ -36,6 +98,54 @@ pub fn active(board: &Board, perspective: Color) -> Vec<u16> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn king_buckets_follow_the_documented_layouts_and_the_engines_offsets() {
+        assert!(KingBuckets::layout(3).is_err() && KingBuckets::layout(0).is_err());
+        assert_eq!(KingBuckets::layout(1).unwrap(), KingBuckets::NONE);
+        let eight = KingBuckets::layout(8).unwrap();
+        let at = |sq: Square| eight.map[sq as usize];
+        assert_eq!(
+            [
+                at(Square::A1),
+                at(Square::C1),
+                at(Square::E1),
+                at(Square::H1)
+            ],
+            [0, 1, 2, 3]
+        );
+        assert_eq!(
+            [
+                at(Square::D2),
+                at(Square::E2),
+                at(Square::A8),
+                at(Square::H3)
+            ],
+            [4, 5, 6, 7]
+        );
+        let four = KingBuckets::layout(4).unwrap();
+        assert_eq!(
+            [Square::B2, Square::G1, Square::C3, Square::E8].map(|s| four.map[s as usize]),
+            [0, 1, 2, 3]
+        );
+        // The trainer's row offset of a feature list is the engine's offset of the board, from
+        // either perspective (Black's king on g8 is on its own g1).
+        let fen: shakmaty::fen::Fen = "6k1/5ppp/8/8/8/8/PP6/2K5 b - - 0 1".parse().unwrap();
+        let pos: shakmaty::Chess = fen.into_position(shakmaty::CastlingMode::Standard).unwrap();
+        for p in [Color::White, Color::Black] {
+            let offset = eight.row_offset(&active(pos.board(), p));
+            assert_eq!(
+                offset,
+                trine::nnue::features::king_offset(&eight.map, pos.board(), p)
+            );
+            assert_eq!(KingBuckets::NONE.row_offset(&active(pos.board(), p)), 0);
+        }
+        assert_eq!(eight.row_offset(&active(pos.board(), Color::White)), INPUTS);
+        assert_eq!(
+            eight.row_offset(&active(pos.board(), Color::Black)),
+            3 * INPUTS
+        );
+    }
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, Role};
 

@@ -26,7 +26,7 @@ pub mod train;
 
 pub use data::{Dataset, Entry, Loaded};
 pub use export::Quantised;
-pub use features::INPUTS;
+pub use features::{KingBuckets, INPUTS};
 pub use model::Network;
 pub use train::{train, Config, Outcome};
 

@@ -1,8 +1,9 @@
 //! The float network of `docs/nnue.md` and its training maths. All parameters live in one flat
-//! `f32` vector, `[W1 (768·H) | b1 (H) | w2 (B·2H) | b2 (B)]` for B output buckets, so that
+//! `f32` vector, `[W1 (K·768·H) | b1 (H) | w2 (B·2H) | b2 (B)]` for K king buckets and B output
+//! buckets, so that
 //! gradients, Adam's moments and clipping are plain loops over equal slices (and cover every
-//! bucket). Per position: `a_p = b1 + Σ_{active f} W1[f]` for the side to move's perspective and
-//! the other one, the bucket `b` from the piece count (`trine::nnue::network::bucket`; a
+//! bucket). Per position: `a_p = b1 + Σ_{active f} W1[k_p·768 + f]` for the side to move's
+//! perspective and the other one (`k_p` the king bucket of that perspective's own king), the bucket `b` from the piece count (`trine::nnue::network::bucket`; a
 //! perspective's feature count is the number of pieces), `out = Σ screlu(a_stm)·w2_b[..H] +
 //! Σ screlu(a_other)·w2_b[H..] + b2_b` and `cp = SCALE · out`; the loss is
 //! `(sigmoid(K · cp / 400) − target)²`. The inner loops run over slices of length H (a multiple
@@ -11,7 +12,7 @@
 use shakmaty::{Chess, Position};
 
 use super::data::Entry;
-use super::features::{active, INPUTS};
+use super::features::{active, KingBuckets, INPUTS};
 use super::seeded_rng;
 use super::SCALE;
 
@@ -23,13 +24,15 @@ pub const MAX_BUCKETS: usize = trine::nnue::network::MAX_BUCKETS;
 pub struct Network {
     hidden: usize,
     buckets: usize,
+    kings: KingBuckets,
     /// `[W1 | b1 | w2 | b2]`, see the module documentation.
     pub params: Vec<f32>,
 }
 
-/// Number of parameters of a network with `hidden` neurons and `buckets` output buckets.
-pub const fn param_count(hidden: usize, buckets: usize) -> usize {
-    INPUTS * hidden + hidden + buckets * (2 * hidden + 1)
+/// Number of parameters of a network with `hidden` neurons, `buckets` output buckets and `kings`
+/// king buckets.
+pub const fn param_count(hidden: usize, buckets: usize, kings: usize) -> usize {
+    kings * INPUTS * hidden + hidden + buckets * (2 * hidden + 1)
 }
 
 /// Checks a hidden size: 8 ..= 4096 and a multiple of 8 (as the file format requires).
@@ -83,10 +86,10 @@ pub struct LayersMut<'a> {
     pub b2: &'a mut [f32],
 }
 
-/// Splits a parameter-shaped vector of a network with `hidden` neurons and `buckets` output
-/// buckets into its layers.
-pub fn split_mut(v: &mut [f32], hidden: usize, buckets: usize) -> LayersMut<'_> {
-    let (w1, rest) = v.split_at_mut(INPUTS * hidden);
+/// Splits a parameter-shaped vector of a network with `hidden` neurons, `buckets` output buckets
+/// and `kings` king buckets into its layers.
+pub fn split_mut(v: &mut [f32], hidden: usize, buckets: usize, kings: usize) -> LayersMut<'_> {
+    let (w1, rest) = v.split_at_mut(kings * INPUTS * hidden);
     let (b1, rest) = rest.split_at_mut(hidden);
     let (w2, b2) = rest.split_at_mut(buckets * 2 * hidden);
     LayersMut { w1, b1, w2, b2 }
@@ -169,7 +172,8 @@ impl Network {
         Network {
             hidden,
             buckets,
-            params: vec![0.0; param_count(hidden, buckets)],
+            kings: KingBuckets::NONE,
+            params: vec![0.0; param_count(hidden, buckets, 1)],
         }
     }
 
@@ -179,7 +183,7 @@ impl Network {
     pub fn random(hidden: usize, buckets: usize, seed: u64) -> Network {
         let mut net = Network::zeros(hidden, buckets);
         let mut rng = seeded_rng(seed);
-        let l = split_mut(&mut net.params, hidden, buckets);
+        let l = split_mut(&mut net.params, hidden, buckets, 1);
         let r1 = 1.0 / (32.0f32).sqrt();
         l.w1.iter_mut().for_each(|w| *w = rng.symmetric(r1));
         let r2 = 1.0 / (2.0 * hidden as f32).sqrt();
@@ -187,23 +191,52 @@ impl Network {
         net
     }
 
-    /// A network from its hidden size, bucket count and parameter vector.
-    pub fn from_params(hidden: usize, buckets: usize, params: Vec<f32>) -> Result<Network, String> {
+    /// A network from its hidden size, output bucket count, king buckets and parameter vector.
+    pub fn from_params(
+        hidden: usize,
+        buckets: usize,
+        kings: KingBuckets,
+        params: Vec<f32>,
+    ) -> Result<Network, String> {
         check_hidden(hidden)?;
         check_buckets(buckets)?;
-        if params.len() != param_count(hidden, buckets) {
+        let n = param_count(hidden, buckets, kings.count);
+        if params.len() != n {
             return Err(format!(
-                "{} parameters for hidden size {hidden} and {buckets} output bucket(s) \
-                 (expected {})",
+                "{} parameters for hidden size {hidden}, {buckets} output bucket(s) and {} king \
+                 bucket(s) (expected {n})",
                 params.len(),
-                param_count(hidden, buckets)
+                kings.count
             ));
         }
         Ok(Network {
             hidden,
             buckets,
+            kings,
             params,
         })
+    }
+
+    /// This network with the king buckets `kings`: itself when it has them, and a network of one
+    /// king bucket with its feature weights copied into every bucket (the same evaluation of
+    /// every position, a start for training a network with king buckets from one without).
+    pub fn with_king_buckets(&self, kings: KingBuckets) -> Result<Network, String> {
+        if kings == self.kings {
+            return Ok(self.clone());
+        }
+        if self.kings.count != 1 {
+            return Err(format!(
+                "a network of {} king buckets cannot take other king buckets",
+                self.kings.count
+            ));
+        }
+        let l = self.layers();
+        let mut params = Vec::with_capacity(param_count(self.hidden, self.buckets, kings.count));
+        for _ in 0..kings.count {
+            params.extend_from_slice(l.w1);
+        }
+        params.extend_from_slice(&self.params[l.w1.len()..]);
+        Network::from_params(self.hidden, self.buckets, kings, params)
     }
 
     /// This network with `buckets` output buckets: itself when it has that many, and a network
@@ -222,14 +255,14 @@ impl Network {
         }
         let h = self.hidden;
         let l = self.layers();
-        let mut params = Vec::with_capacity(param_count(h, buckets));
+        let mut params = Vec::with_capacity(param_count(h, buckets, self.kings.count));
         params.extend_from_slice(l.w1);
         params.extend_from_slice(l.b1);
         for _ in 0..buckets {
             params.extend_from_slice(l.w2);
         }
         params.extend(std::iter::repeat_n(l.b2[0], buckets));
-        Network::from_params(h, buckets, params)
+        Network::from_params(h, buckets, self.kings, params)
     }
 
     /// Hidden size H.
@@ -242,10 +275,15 @@ impl Network {
         self.buckets
     }
 
+    /// The king buckets.
+    pub fn king_buckets(&self) -> KingBuckets {
+        self.kings
+    }
+
     /// The parameters split into layers.
     pub fn layers(&self) -> Layers<'_> {
         let h = self.hidden;
-        let (w1, rest) = self.params.split_at(INPUTS * h);
+        let (w1, rest) = self.params.split_at(self.kings.count * INPUTS * h);
         let (b1, rest) = rest.split_at(h);
         let (w2, b2) = rest.split_at(self.buckets * 2 * h);
         Layers { w1, b1, w2, b2 }
@@ -253,16 +291,22 @@ impl Network {
 
     /// The parameters split into mutable layers.
     pub fn layers_mut(&mut self) -> LayersMut<'_> {
-        split_mut(&mut self.params, self.hidden, self.buckets)
+        split_mut(
+            &mut self.params,
+            self.hidden,
+            self.buckets,
+            self.kings.count,
+        )
     }
 
-    /// `acc = b1 + Σ_{f in features} W1[f]`.
+    /// `acc = b1 + Σ_{f in features} W1[k·768 + f]`, `k` the perspective's king bucket.
     #[inline]
     fn accumulate(&self, l: &Layers<'_>, features: &[u16], acc: &mut [f32]) {
         let h = self.hidden;
+        let w1 = &l.w1[self.kings.row_offset(features) * h..];
         acc.copy_from_slice(l.b1);
         for &f in features {
-            add(acc, &l.w1[usize::from(f) * h..][..h]);
+            add(acc, &w1[usize::from(f) * h..][..h]);
         }
     }
 
@@ -336,7 +380,7 @@ impl Network {
         let err = p - target(e.score, e.result, k, lambda);
         let g = weight * 2.0 * err * p * (1.0 - p) * slope;
 
-        let gl = split_mut(grad, h, self.buckets);
+        let gl = split_mut(grad, h, self.buckets, self.kings.count);
         gl.b2[b] += g;
         let (w2_stm, w2_other) = l.w2[b * 2 * h..][..2 * h].split_at(h);
         let (g2_stm, g2_other) = gl.w2[b * 2 * h..][..2 * h].split_at_mut(h);
@@ -345,11 +389,11 @@ impl Network {
         for ((b, ds), d_o) in gl.b1.iter_mut().zip(&s.d_stm).zip(&s.d_other) {
             *b += ds + d_o;
         }
-        for &f in e.stm {
-            add(&mut gl.w1[usize::from(f) * h..][..h], &s.d_stm);
-        }
-        for &f in e.other {
-            add(&mut gl.w1[usize::from(f) * h..][..h], &s.d_other);
+        for (features, d) in [(e.stm, &s.d_stm), (e.other, &s.d_other)] {
+            let w1 = &mut gl.w1[self.kings.row_offset(features) * h..];
+            for &f in features {
+                add(&mut w1[usize::from(f) * h..][..h], d);
+            }
         }
         err * err
     }
@@ -378,18 +422,33 @@ mod tests {
         (n.clamp(2, 32) - 2) * buckets / 31
     }
 
+    /// The king bucket of a perspective's features, written out: the bucket of the square of its
+    /// own king's feature (`64 · 5 + square`).
+    fn reference_king(kings: &KingBuckets, feats: &[u16]) -> usize {
+        let own_king = feats.iter().find(|&&f| (320..384).contains(&f)).unwrap();
+        usize::from(kings.map[usize::from(own_king - 320)])
+    }
+
     /// Centipawns of the documented formula in f64, written independently of the f32 code.
-    fn reference_cp(h: usize, buckets: usize, p: &[f64], stm: &[u16], other: &[u16]) -> f64 {
-        let (w1, rest) = p.split_at(INPUTS * h);
+    fn reference_cp(
+        h: usize,
+        buckets: usize,
+        kings: &KingBuckets,
+        p: &[f64],
+        stm: &[u16],
+        other: &[u16],
+    ) -> f64 {
+        let (w1, rest) = p.split_at(kings.count * INPUTS * h);
         let (b1, rest) = rest.split_at(h);
         let (w2, b2) = rest.split_at(buckets * 2 * h);
         let b = reference_bucket(stm.len(), buckets);
         let mut out = b2[b];
         for (half, feats) in [stm, other].into_iter().enumerate() {
+            let k = reference_king(kings, feats);
             for j in 0..h {
                 let mut a = b1[j];
                 for &f in feats {
-                    a += w1[usize::from(f) * h + j];
+                    a += w1[(k * INPUTS + usize::from(f)) * h + j];
                 }
                 let c = a.clamp(0.0, 1.0);
                 out += c * c * w2[b * 2 * h + half * h + j];
@@ -402,6 +461,7 @@ mod tests {
     fn reference_loss(
         h: usize,
         buckets: usize,
+        kings: &KingBuckets,
         p: &[f64],
         data: &Dataset,
         k: f64,
@@ -411,7 +471,7 @@ mod tests {
         let mut total = 0.0;
         for i in 0..data.len() {
             let e = data.get(i);
-            let cp = reference_cp(h, buckets, p, e.stm, e.other);
+            let cp = reference_cp(h, buckets, kings, p, e.stm, e.other);
             let t =
                 lambda * f64::from(e.result) + (1.0 - lambda) * sig(k * f64::from(e.score) / 400.0);
             total += (sig(k * cp / 400.0) - t).powi(2);
@@ -464,15 +524,22 @@ mod tests {
     }
 
     /// buckets no position uses.
-    fn check_gradient(buckets: usize) {
+    fn check_gradient(buckets: usize, kings: KingBuckets) {
         let h = 8;
         let data = sample(12);
         let (k, lambda) = (2.2, 0.3);
-        let mut net = Network::random(h, buckets, 3);
-        // Larger output weights and biases than at the start of training, so every term matters.
+        let mut net = Network::random(h, buckets, 3)
+            .with_king_buckets(kings)
+            .unwrap();
+        // Larger output weights and biases than at the start of training, so every term matters;
+        // each king bucket's feature weights its own.
         let mut rng = seeded_rng(11);
         perturb(&mut net, &mut rng, [1.5, 0.3, 0.2]);
-        let np = param_count(h, buckets);
+        if kings.count > 1 {
+            let l = net.layers_mut();
+            l.w1.iter_mut().for_each(|w| *w = rng.symmetric(0.2));
+        }
+        let np = param_count(h, buckets, kings.count);
         let mut grad = vec![0.0f32; np];
         let mut s = Scratch::new(h);
         let n = data.len() as f32;
@@ -481,13 +548,15 @@ mod tests {
             mean += net.backprop(data.get(i), k, lambda, 1.0 / n, &mut s, &mut grad) / n;
         }
         let p64: Vec<f64> = net.params.iter().map(|&x| f64::from(x)).collect();
-        let base = reference_loss(h, buckets, &p64, &data, f64::from(k), f64::from(lambda));
+        let (k64, lambda64) = (f64::from(k), f64::from(lambda));
+        let loss = |p: &[f64]| reference_loss(h, buckets, &kings, p, &data, k64, lambda64);
+        let base = loss(&p64);
         assert!(
             (f64::from(mean) - base).abs() < 1e-5 * base.max(1e-3),
             "{mean} vs {base}"
         );
 
-        let w2_at = INPUTS * h + h;
+        let w2_at = kings.count * INPUTS * h + h;
         let b2_at = w2_at + buckets * 2 * h;
         let used: Vec<usize> = (0..data.len())
             .map(|i| reference_bucket(data.get(i).stm.len(), buckets))
@@ -505,19 +574,19 @@ mod tests {
             assert!(distinct.len() >= 3, "buckets used: {distinct:?}");
         }
 
-        // A few weights of every layer: W1 rows that are active somewhere, b1, w2 and b2 of
-        // buckets that some position uses.
+        // A few weights of every layer: W1 rows that are active somewhere (in the block of the
+        // perspective's king bucket), b1, w2 and b2 of buckets that some position uses.
         let mut picks = Vec::new();
         for _ in 0..12 {
             let e = data.get(rng.below(data.len()));
-            let f = usize::from(
-                if rng.below(2) == 0 { e.stm } else { e.other }[rng.below(e.stm.len())],
-            );
+            let feats = if rng.below(2) == 0 { e.stm } else { e.other };
+            let f =
+                reference_king(&kings, feats) * INPUTS + usize::from(feats[rng.below(e.stm.len())]);
             picks.push(f * h + rng.below(h));
         }
         for _ in 0..4 {
             let b = used[rng.below(used.len())];
-            picks.push(INPUTS * h + rng.below(h));
+            picks.push(kings.count * INPUTS * h + rng.below(h));
             picks.push(w2_at + b * 2 * h + rng.below(2 * h));
             picks.push(b2_at + b);
         }
@@ -526,9 +595,9 @@ mod tests {
         for &i in &picks {
             let mut p = p64.clone();
             p[i] += eps;
-            let up = reference_loss(h, buckets, &p, &data, f64::from(k), f64::from(lambda));
+            let up = loss(&p);
             p[i] -= 2.0 * eps;
-            let down = reference_loss(h, buckets, &p, &data, f64::from(k), f64::from(lambda));
+            let down = loss(&p);
             let numeric = (up - down) / (2.0 * eps);
             let analytic = f64::from(grad[i]);
             if numeric.abs() > 1e-6 {
@@ -547,22 +616,31 @@ mod tests {
 
     #[test]
     fn the_analytic_gradient_matches_finite_differences() {
-        check_gradient(1);
-        check_gradient(8);
+        check_gradient(1, KingBuckets::NONE);
+        check_gradient(8, KingBuckets::NONE);
+        check_gradient(8, KingBuckets::layout(8).unwrap());
     }
 
     #[test]
     fn the_output_is_the_documented_formula() {
         let h = 16;
-        for buckets in [1, 8] {
-            let mut net = Network::random(h, buckets, 9);
-            perturb(&mut net, &mut seeded_rng(4), [1.0, 0.5, 0.05]);
+        let eight = KingBuckets::layout(8).unwrap();
+        for (buckets, kings) in [(1, KingBuckets::NONE), (8, KingBuckets::NONE), (8, eight)] {
+            let mut net = Network::random(h, buckets, 9)
+                .with_king_buckets(kings)
+                .unwrap();
+            let mut rng = seeded_rng(4);
+            perturb(&mut net, &mut rng, [1.0, 0.5, 0.05]);
+            if kings.count > 1 {
+                let l = net.layers_mut();
+                l.w1.iter_mut().for_each(|w| *w = rng.symmetric(0.2));
+            }
             let p64: Vec<f64> = net.params.iter().map(|&x| f64::from(x)).collect();
             let data = sample(20);
             for i in 0..data.len() {
                 let e = data.get(i);
                 let cp = f64::from(net.evaluate_features(e.stm, e.other, &mut Scratch::new(h)));
-                let expected = reference_cp(h, buckets, &p64, e.stm, e.other);
+                let expected = reference_cp(h, buckets, &kings, &p64, e.stm, e.other);
                 assert!((cp - expected).abs() < 1e-3, "{cp} vs {expected}");
             }
             // Swapping the perspectives changes the output (the two halves of w2 differ).
@@ -574,13 +652,36 @@ mod tests {
     }
 
     #[test]
+    fn one_king_bucket_spreads_into_many_with_the_same_outputs() {
+        let h = 16;
+        let one = Network::random(h, 8, 21);
+        let eight = KingBuckets::layout(8).unwrap();
+        let many = one.with_king_buckets(eight).unwrap();
+        assert_eq!(many.king_buckets(), eight);
+        assert_eq!(many.params.len(), param_count(h, 8, 8));
+        assert_eq!(one.with_king_buckets(KingBuckets::NONE).unwrap(), one);
+        assert!(many
+            .with_king_buckets(KingBuckets::layout(4).unwrap())
+            .is_err());
+        let data = sample(20);
+        let mut s = Scratch::new(h);
+        for i in 0..data.len() {
+            let e = data.get(i);
+            assert_eq!(
+                one.evaluate_features(e.stm, e.other, &mut s),
+                many.evaluate_features(e.stm, e.other, &mut s)
+            );
+        }
+    }
+
+    #[test]
     fn one_bucket_spreads_into_many_with_the_same_outputs() {
         let h = 16;
         let mut one = Network::random(h, 1, 21);
         *one.layers_mut().b2.first_mut().unwrap() = 0.03;
         let many = one.with_buckets(8).unwrap();
         assert_eq!(many.buckets(), 8);
-        assert_eq!(many.params.len(), param_count(h, 8));
+        assert_eq!(many.params.len(), param_count(h, 8, 1));
         assert_eq!(one.with_buckets(1).unwrap(), one);
         assert!(many.with_buckets(4).is_err());
         assert!(one.with_buckets(0).is_err() && one.with_buckets(17).is_err());

@@ -11,6 +11,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::data::Dataset;
+use super::features::KingBuckets;
 use super::model::{check_buckets, check_hidden, param_count, Network, Scratch};
 use super::seeded_rng;
 use super::CLIP;
@@ -23,6 +24,9 @@ pub struct Config {
     /// Output buckets B (1..=16): the output layer used for a position is chosen by its piece
     /// count (docs/nnue.md).
     pub buckets: usize,
+    /// King buckets: the block of feature weights used for a perspective is chosen by its own
+    /// king's square (docs/nnue.md).
+    pub kings: KingBuckets,
     /// Most epochs.
     pub epochs: usize,
     /// Positions per mini-batch.
@@ -48,6 +52,7 @@ impl Default for Config {
         Config {
             hidden: 128,
             buckets: 1,
+            kings: KingBuckets::NONE,
             epochs: 24,
             batch: 16384,
             lr: 0.001,
@@ -233,7 +238,10 @@ pub fn train(
         return Err("more than 4 billion training positions".into());
     }
     let begin = Instant::now();
-    let mut net = start.unwrap_or_else(|| Network::random(cfg.hidden, cfg.buckets, cfg.seed));
+    let mut net = match start {
+        Some(net) => net,
+        None => Network::random(cfg.hidden, cfg.buckets, cfg.seed).with_king_buckets(cfg.kings)?,
+    };
     if net.hidden() != cfg.hidden {
         return Err(format!(
             "the starting network has {} hidden neurons, not {}",
@@ -248,8 +256,15 @@ pub fn train(
             cfg.buckets
         ));
     }
+    if net.king_buckets() != cfg.kings {
+        return Err(format!(
+            "the starting network has {} king buckets, not the {} asked for",
+            net.king_buckets().count,
+            cfg.kings.count
+        ));
+    }
     let h = cfg.hidden;
-    let n = param_count(h, cfg.buckets);
+    let n = param_count(h, cfg.buckets, cfg.kings.count);
     let mut adam = Adam::new(n);
     let mut workers: Vec<Worker> = (0..rayon::current_num_threads().max(1))
         .map(|_| Worker {
