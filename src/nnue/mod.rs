@@ -1,6 +1,6 @@
 //! The neural evaluation (NNUE), an alternative to the hand-written [`crate::eval`]: a network
 //! read from a file ([`network`], format in docs/nnue.md) over 768 piece-square features per side
-//! ([`features`]), evaluated incrementally by each search thread ([`accumulator`]) through vector
+//! and king bucket ([`features`]), evaluated incrementally by each search thread ([`accumulator`]) through vector
 //! kernels chosen for the CPU at run time (`simd.rs`). The engine uses it once `EvalFile` names a
 //! network; `trine-nnue` (tuning crate) trains one.
 

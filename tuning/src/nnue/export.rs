@@ -5,10 +5,10 @@
 //! magic `TRINENN3`, H, SCALE, B and K as u32, the 64-byte king-bucket map, then W1 of K blocks
 //! (king bucket 0 first) and the rest as in version 2. A network of one bucket is written as
 //! version 1 (so its file is byte for byte what it was before buckets existed), one of more output
-//! buckets as version 2, one of more king buckets as version 3; all three are read. [`Quantised`] is the file's content: made by rounding a float
-//! [`Network`], written and read back byte for byte, turned back into floats, and evaluated with
-//! the documented integer formula — the same arithmetic as the engine's, so the trainer can check
-//! what it writes.
+//! buckets as version 2, one of more king buckets as version 3; all three are read. [`Quantised`]
+//! is the file's content: made by rounding a float [`Network`], written and read back byte for
+//! byte, turned back into floats, and evaluated with the documented integer formula — the same
+//! arithmetic as the engine's, so the trainer can check what it writes.
 
 use std::io;
 use std::path::Path;

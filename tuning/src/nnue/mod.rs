@@ -10,7 +10,7 @@
 //!
 //! | module | role |
 //! |---|---|
-//! | [`features`] | the 768 input features of a position, per perspective |
+//! | [`features`] | the 768 input features of a position, per perspective, and the king buckets |
 //! | [`data`] | encoding the loaded data into a compact [`data::Dataset`] |
 //! | [`model`] | the float network: forward pass, loss, and the backward pass of one position |
 //! | [`mod@train`] | the Adam loop: batches in parallel, validation, learning-rate drops, early stop |

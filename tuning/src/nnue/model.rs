@@ -1,10 +1,10 @@
 //! The float network of `docs/nnue.md` and its training maths. All parameters live in one flat
 //! `f32` vector, `[W1 (K·768·H) | b1 (H) | w2 (B·2H) | b2 (B)]` for K king buckets and B output
-//! buckets, so that
-//! gradients, Adam's moments and clipping are plain loops over equal slices (and cover every
-//! bucket). Per position: `a_p = b1 + Σ_{active f} W1[k_p·768 + f]` for the side to move's
-//! perspective and the other one (`k_p` the king bucket of that perspective's own king), the bucket `b` from the piece count (`trine::nnue::network::bucket`; a
-//! perspective's feature count is the number of pieces), `out = Σ screlu(a_stm)·w2_b[..H] +
+//! buckets, so that gradients, Adam's moments and clipping are plain loops over equal slices (and
+//! cover every bucket). Per position: `a_p = b1 + Σ_{active f} W1[k_p·768 + f]` for the side to
+//! move's perspective and the other one (`k_p` the king bucket of that perspective's own king),
+//! the bucket `b` from the piece count (`trine::nnue::network::bucket`; a perspective's feature
+//! count is the number of pieces), `out = Σ screlu(a_stm)·w2_b[..H] +
 //! Σ screlu(a_other)·w2_b[H..] + b2_b` and `cp = SCALE · out`; the loss is
 //! `(sigmoid(K · cp / 400) − target)²`. The inner loops run over slices of length H (a multiple
 //! of 8) written so that the compiler vectorises them; nothing is allocated per position.
