@@ -13,15 +13,32 @@ use crate::rng::Rng;
 /// A deterministic pseudo-random network file of hidden size `h` with `buckets` output buckets:
 /// version 1 for one bucket, version 2 for more.
 pub fn random_file(h: usize, buckets: usize, seed: u64) -> Vec<u8> {
+    random_network(h, buckets, None, seed)
+}
+
+/// A deterministic pseudo-random network file: hidden size `h`, `buckets` output buckets and,
+/// with a king-bucket map, one block of feature weights per king bucket of the map (its largest
+/// entry + 1) in version 3; else version 1 for one output bucket, version 2 for more.
+fn random_network(h: usize, buckets: usize, king_map: Option<&[u8; 64]>, seed: u64) -> Vec<u8> {
+    let kings = king_map.map_or(1, |m| usize::from(*m.iter().max().unwrap()) + 1);
     let mut rng = Rng::new(seed);
     let mut next = move |range: i32| rng.below(2 * range as usize + 1) as i32 - range;
-    let mut f = if buckets == 1 { MAGIC } else { MAGIC_V2 }.to_vec();
+    let magic = match (king_map, buckets) {
+        (Some(_), _) => MAGIC_V3,
+        (None, 1) => MAGIC,
+        (None, _) => MAGIC_V2,
+    };
+    let mut f = magic.to_vec();
     f.extend((h as u32).to_le_bytes());
     f.extend(400u32.to_le_bytes());
-    if buckets > 1 {
+    if magic != MAGIC {
         f.extend((buckets as u32).to_le_bytes());
     }
-    for _ in 0..INPUTS * h {
+    if let Some(map) = king_map {
+        f.extend((kings as u32).to_le_bytes());
+        f.extend_from_slice(map);
+    }
+    for _ in 0..kings * INPUTS * h {
         f.extend((next(60) as i16).to_le_bytes());
     }
     for _ in 0..h {
@@ -48,30 +65,9 @@ const FILE_PAIRS: [u8; 64] = {
     m
 };
 
-/// A deterministic pseudo-random version-3 network file: hidden size `h`, `buckets` output
-/// buckets and one block of feature weights per king bucket of `king_map` (its largest entry + 1).
+/// [`random_network`] in version 3 with the king buckets of `king_map`.
 fn random_file_v3(h: usize, buckets: usize, king_map: &[u8; 64], seed: u64) -> Vec<u8> {
-    let kings = usize::from(*king_map.iter().max().unwrap()) + 1;
-    let mut rng = Rng::new(seed);
-    let mut next = move |range: i32| rng.below(2 * range as usize + 1) as i32 - range;
-    let mut f = MAGIC_V3.to_vec();
-    for v in [h, 400, buckets, kings] {
-        f.extend((v as u32).to_le_bytes());
-    }
-    f.extend_from_slice(king_map);
-    for _ in 0..kings * INPUTS * h {
-        f.extend((next(60) as i16).to_le_bytes());
-    }
-    for _ in 0..h {
-        f.extend((next(100) as i16 + 60).to_le_bytes());
-    }
-    for _ in 0..buckets * 2 * h {
-        f.extend((next(127) as i16).to_le_bytes());
-    }
-    for _ in 0..buckets {
-        f.extend((next(QA * QB)).to_le_bytes());
-    }
-    f
+    random_network(h, buckets, Some(king_map), seed)
 }
 
 /// The version-3 file of a version-2 file's network with its feature weights copied into each

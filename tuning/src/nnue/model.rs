@@ -512,18 +512,23 @@ mod tests {
         assert_eq!(starts, [2, 6, 10, 14, 18, 22, 26, 30]);
     }
 
-    /// The gradient of `buckets` output buckets against finite differences of the f64
-    /// reference: a few weights of every layer, and exactly zero for the output layers of
     /// Sets `net`'s output weights, feature biases and output biases to uniform values within
-    /// ±`sizes[0]`, ±`sizes[1]` and ±`sizes[2]`, drawn in that order from `rng`.
+    /// ±`sizes[0]`, ±`sizes[1]` and ±`sizes[2]`, drawn in that order from `rng`; with more than
+    /// one king bucket, then its feature weights within ±0.2, so that every block differs.
     fn perturb(net: &mut Network, rng: &mut Rng, sizes: [f32; 3]) {
+        let kings = net.king_buckets().count;
         let l = net.layers_mut();
         l.w2.iter_mut().for_each(|w| *w = rng.symmetric(sizes[0]));
         l.b1.iter_mut().for_each(|b| *b = rng.symmetric(sizes[1]));
         l.b2.iter_mut().for_each(|b| *b = rng.symmetric(sizes[2]));
+        if kings > 1 {
+            l.w1.iter_mut().for_each(|w| *w = rng.symmetric(0.2));
+        }
     }
 
-    /// buckets no position uses.
+    /// The gradient of `buckets` output buckets and the king buckets `kings` against finite
+    /// differences of the f64 reference: a few weights of every layer, and exactly zero for the
+    /// output layers of buckets no position uses.
     fn check_gradient(buckets: usize, kings: KingBuckets) {
         let h = 8;
         let data = sample(12);
@@ -531,14 +536,10 @@ mod tests {
         let mut net = Network::random(h, buckets, 3)
             .with_king_buckets(kings)
             .unwrap();
-        // Larger output weights and biases than at the start of training, so every term matters;
-        // each king bucket's feature weights its own.
+        // Larger output weights and biases than at the start of training, so every term matters
+        // (and each king bucket's feature weights its own).
         let mut rng = seeded_rng(11);
         perturb(&mut net, &mut rng, [1.5, 0.3, 0.2]);
-        if kings.count > 1 {
-            let l = net.layers_mut();
-            l.w1.iter_mut().for_each(|w| *w = rng.symmetric(0.2));
-        }
         let np = param_count(h, buckets, kings.count);
         let mut grad = vec![0.0f32; np];
         let mut s = Scratch::new(h);
@@ -631,10 +632,6 @@ mod tests {
                 .unwrap();
             let mut rng = seeded_rng(4);
             perturb(&mut net, &mut rng, [1.0, 0.5, 0.05]);
-            if kings.count > 1 {
-                let l = net.layers_mut();
-                l.w1.iter_mut().for_each(|w| *w = rng.symmetric(0.2));
-            }
             let p64: Vec<f64> = net.params.iter().map(|&x| f64::from(x)).collect();
             let data = sample(20);
             for i in 0..data.len() {
