@@ -101,28 +101,14 @@ mod tests {
 
     #[test]
     fn king_buckets_follow_the_documented_layouts_and_the_engines_offsets() {
+        use Square::{A1, A8, C1, D2, E1, E2, H1, H3};
         assert!(KingBuckets::layout(3).is_err() && KingBuckets::layout(0).is_err());
         assert_eq!(KingBuckets::layout(1).unwrap(), KingBuckets::NONE);
         let eight = KingBuckets::layout(8).unwrap();
-        let at = |sq: Square| eight.map[sq as usize];
-        assert_eq!(
-            [
-                at(Square::A1),
-                at(Square::C1),
-                at(Square::E1),
-                at(Square::H1)
-            ],
-            [0, 1, 2, 3]
-        );
-        assert_eq!(
-            [
-                at(Square::D2),
-                at(Square::E2),
-                at(Square::A8),
-                at(Square::H3)
-            ],
-            [4, 5, 6, 7]
-        );
+        let squares = [A1, C1, E1, H1, D2, E2, A8, H3];
+        for (bucket, sq) in squares.into_iter().enumerate() {
+            assert_eq!(usize::from(eight.map[sq as usize]), bucket, "{sq}");
+        }
         let four = KingBuckets::layout(4).unwrap();
         assert_eq!(
             [Square::B2, Square::G1, Square::C3, Square::E8].map(|s| four.map[s as usize]),
