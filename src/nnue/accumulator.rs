@@ -3,15 +3,17 @@
 //! parent's or its grandparent's) whose board differs from it in the fewest pieces, by adding and
 //! subtracting only the feature rows that changed; with no near slot it is computed from scratch.
 //! The update reads nothing but the two boards, so it is exact whatever the slot last held. A
-//! perspective whose king changed bucket (networks with king buckets) is computed from scratch.
+//! perspective whose king changed bucket (networks with king buckets), or a position with no near
+//! slot, is computed anew through the thread's [`RefreshCache`].
 
 use std::sync::Arc;
 
-use shakmaty::{Bitboard, Board, Chess, Color, Position, Role};
+use shakmaty::{Bitboard, Board, Chess, Color, Position};
 
 use super::features;
 use super::lanes::Lanes;
 use super::network::Network;
+use super::refresh_cache::RefreshCache;
 use super::simd;
 
 /// Most changed features an incremental update handles; a slot further away is recomputed.
@@ -25,17 +27,8 @@ pub struct Evaluator {
     accs: Lanes,
     /// The board each slot's accumulators belong to; `None` = empty.
     boards: Vec<Option<Board>>,
-}
-
-/// The squares whose content (empty, or a piece of some colour and role) differs between two
-/// boards.
-#[inline(always)]
-fn changed_squares(a: &Board, b: &Board) -> Bitboard {
-    let mut s = a.white() ^ b.white();
-    for r in Role::ALL {
-        s |= a.by_role(r) ^ b.by_role(r);
-    }
-    s
+    /// Accumulators computed anew start from here.
+    cache: RefreshCache,
 }
 
 /// Features that differ between two boards whose changed squares are `s`: on each, the old
@@ -50,6 +43,7 @@ impl Evaluator {
     pub fn new(net: Arc<Network>, slots: usize) -> Evaluator {
         let h = net.hidden();
         Evaluator {
+            cache: RefreshCache::new(&net),
             net,
             accs: Lanes::zeroed(slots * 2 * h),
             boards: vec![None; slots],
@@ -70,7 +64,7 @@ impl Evaluator {
         let mut base: Option<(usize, u32, Bitboard)> = None;
         for cand in [slot, slot.wrapping_sub(1), slot.wrapping_sub(2)] {
             if let Some(Some(b)) = self.boards.get(cand) {
-                let squares = changed_squares(b, board);
+                let squares = features::changed_squares(b, board);
                 let d = changed_features(squares, b, board);
                 if base.is_none_or(|(_, bd, _)| d < bd) {
                     base = Some((cand, d, squares));
@@ -89,8 +83,8 @@ impl Evaluator {
             _ => {
                 let acc = &mut self.accs[slot * 2 * h..(slot + 1) * 2 * h];
                 let (white, black) = acc.split_at_mut(h);
-                self.net.refresh(board, Color::White, white);
-                self.net.refresh(board, Color::Black, black);
+                self.cache.refresh(&self.net, board, Color::White, white);
+                self.cache.refresh(&self.net, board, Color::Black, black);
             }
         }
         self.boards[slot] = Some(board.clone());
@@ -108,11 +102,16 @@ impl Evaluator {
     /// board remembered there (at most [`MAX_CHANGES`] features from `new`, as
     /// [`Evaluator::evaluate`] ensures), `squares` the squares where the two differ; `from` is
     /// `slot` itself or a slot below it. A perspective whose king bucket differs between the two
-    /// boards is computed from scratch instead.
+    /// boards is computed anew from the cache instead.
     fn apply(&mut self, from: usize, slot: usize, new: &Board, squares: Bitboard) {
         debug_assert!(from <= slot);
-        let net = &self.net;
-        let old = self.boards[from].as_ref().expect("a filled slot");
+        let Evaluator {
+            net,
+            accs,
+            boards,
+            cache,
+        } = self;
+        let old = boards[from].as_ref().expect("a filled slot");
         // White's perspective first, then Black's, as in a slot.
         let offsets = [Color::White, Color::Black].map(|p| net.king_offset(new, p));
         let same_bucket = [
@@ -145,7 +144,7 @@ impl Evaluator {
         ];
         if from != slot {
             // Read the source slot once, write this one once.
-            let (lo, hi) = self.accs.split_at_mut(slot * 2 * h);
+            let (lo, hi) = accs.split_at_mut(slot * 2 * h);
             let src = &lo[from * 2 * h..(from + 1) * 2 * h];
             let dst = &mut hi[..2 * h];
             for ((p, subs, adds, same), (src, dst)) in perspectives
@@ -155,17 +154,17 @@ impl Evaluator {
                 if same {
                     simd::update_from(src, dst, w1, subs, adds);
                 } else {
-                    net.refresh(new, p, dst);
+                    cache.refresh(net, new, p, dst);
                 }
             }
             return;
         }
-        let acc = &mut self.accs[slot * 2 * h..(slot + 1) * 2 * h];
+        let acc = &mut accs[slot * 2 * h..(slot + 1) * 2 * h];
         for ((p, subs, adds, same), acc) in perspectives.into_iter().zip(acc.chunks_exact_mut(h)) {
             if same {
                 simd::update(acc, w1, subs, adds);
             } else {
-                net.refresh(new, p, acc);
+                cache.refresh(net, new, p, acc);
             }
         }
     }

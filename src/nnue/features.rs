@@ -2,7 +2,7 @@
 //! perspective and king bucket, indexed as docs/nnue.md fixes. A network with king buckets has a
 //! block of 768 rows per bucket; a perspective's king square (on its own ranks) picks the block.
 
-use shakmaty::{Board, Color, Role, Square};
+use shakmaty::{Bitboard, Board, Color, Role, Square};
 
 /// Features per perspective and king bucket.
 pub const INPUTS: usize = 768;
@@ -32,6 +32,17 @@ pub fn king_offset(king_map: &[u8; 64], board: &Board, perspective: Color) -> us
 #[inline(always)]
 pub fn index(perspective: Color, piece: Color, role: Role, sq: Square) -> usize {
     384 * usize::from(piece != perspective) + 64 * (role as usize - 1) + relative(perspective, sq)
+}
+
+/// The squares whose content (empty, or a piece of some colour and role) differs between two
+/// boards.
+#[inline(always)]
+pub fn changed_squares(a: &Board, b: &Board) -> Bitboard {
+    let mut s = a.white() ^ b.white();
+    for r in Role::ALL {
+        s |= a.by_role(r) ^ b.by_role(r);
+    }
+    s
 }
 
 #[cfg(test)]

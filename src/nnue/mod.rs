@@ -1,13 +1,15 @@
 //! The neural evaluation (NNUE), an alternative to the hand-written [`crate::eval`]: a network
 //! read from a file ([`network`], format in docs/nnue.md) over 768 piece-square features per side
-//! and king bucket ([`features`]), evaluated incrementally by each search thread ([`accumulator`]) through vector
-//! kernels chosen for the CPU at run time (`simd.rs`). The engine uses it once `EvalFile` names a
-//! network; `trine-nnue` (tuning crate) trains one.
+//! and king bucket ([`features`]), evaluated incrementally by each search thread
+//! ([`accumulator`], with a cache of accumulators per king bucket, `refresh_cache.rs`) through
+//! vector kernels chosen for the CPU at run time (`simd.rs`). The engine uses it once `EvalFile`
+//! names a network; `trine-nnue` (tuning crate) trains one.
 
 pub mod accumulator;
 pub mod features;
 mod lanes;
 pub mod network;
+mod refresh_cache;
 mod simd;
 
 pub use accumulator::Evaluator;

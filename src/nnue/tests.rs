@@ -7,6 +7,7 @@ use shakmaty::{Chess, Color, Position};
 
 use super::features::INPUTS;
 use super::network::{bucket, MAGIC, MAGIC_V2, MAGIC_V3, MAX_FILE_LEN, MAX_SCORE, QA, QB};
+use super::refresh_cache::RefreshCache;
 use super::{Evaluator, Network};
 use crate::rng::Rng;
 
@@ -432,6 +433,41 @@ fn incremental_equals_from_scratch(file: &[u8]) {
     let pos = Chess::default();
     assert_eq!(ev.evaluate(&pos, 5), net.evaluate(&pos));
     assert_eq!(pos.turn(), Color::White);
+}
+
+#[test]
+fn the_refresh_cache_gives_the_accumulator_from_scratch() {
+    // Each position of FENS and every position one move from it, in that order, then all of
+    // them again backwards: near boards (a king step, within or across a bucket edge), far ones
+    // (32 pieces after 2) and repeats, for both perspectives.
+    let mut boards = Vec::new();
+    for fen in FENS {
+        let pos = parse(fen);
+        boards.push(pos.board().clone());
+        for m in pos.legal_moves() {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            boards.push(child.board().clone());
+        }
+    }
+    let back: Vec<_> = boards.iter().rev().cloned().collect();
+    boards.extend(back);
+    for file in [
+        random_file(32, 1, 5),
+        random_file_v3(128, 8, &FILE_PAIRS, 5),
+    ] {
+        let net = Network::from_bytes(&file).unwrap();
+        let mut cache = RefreshCache::new(&net);
+        let h = net.hidden();
+        let (mut cached, mut scratch) = (vec![0i16; h], vec![0i16; h]);
+        for board in &boards {
+            for p in [Color::White, Color::Black] {
+                cache.refresh(&net, board, p, &mut cached);
+                net.refresh(board, p, &mut scratch);
+                assert_eq!(cached, scratch, "{p:?} {board:?}");
+            }
+        }
+    }
 }
 
 /// A version-2 network file whose every W1, b1 and w2 value is `w1`, `b1`, `w2`, and every
