@@ -118,22 +118,10 @@ impl Evaluator {
             net.king_offset(old, Color::White) == offsets[0],
             net.king_offset(old, Color::Black) == offsets[1],
         ];
-        let mut subs = [[0u16; MAX_CHANGES]; 2];
-        let mut adds = [[0u16; MAX_CHANGES]; 2];
-        let (mut ns, mut na) = (0, 0);
-        let (ow, ob) = (offsets[0], offsets[1]);
-        for sq in squares {
-            if let Some(p) = old.piece_at(sq) {
-                subs[0][ns] = (ow + features::index(Color::White, p.color, p.role, sq)) as u16;
-                subs[1][ns] = (ob + features::index(Color::Black, p.color, p.role, sq)) as u16;
-                ns += 1;
-            }
-            if let Some(p) = new.piece_at(sq) {
-                adds[0][na] = (ow + features::index(Color::White, p.color, p.role, sq)) as u16;
-                adds[1][na] = (ob + features::index(Color::Black, p.color, p.role, sq)) as u16;
-                na += 1;
-            }
-        }
+        let mut subs = [[0u16; features::MAX_PIECES]; 2];
+        let mut adds = [[0u16; features::MAX_PIECES]; 2];
+        let views = [(Color::White, offsets[0]), (Color::Black, offsets[1])];
+        let (ns, na) = features::diff(old, new, squares, views, &mut subs, &mut adds);
         let h = net.hidden();
         let w1 = net.w1();
         let (subs_w, adds_w) = (&subs[0][..ns], &adds[0][..na]);

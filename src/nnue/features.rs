@@ -45,6 +45,40 @@ pub fn changed_squares(a: &Board, b: &Board) -> Bitboard {
     s
 }
 
+/// Most pieces a board holds, so most features one perspective has.
+pub const MAX_PIECES: usize = 32;
+
+/// The feature rows that take `old` to `new` for each of `N` perspectives, given as (perspective,
+/// its king-bucket offset): on each square of `squares` (those where the boards differ), the old
+/// piece's row (if any) is written to `subs` and the new piece's (if any) to `adds`, one array a
+/// perspective. Returns how many rows of each were written (the same for every perspective).
+#[inline(always)]
+pub fn diff<const N: usize>(
+    old: &Board,
+    new: &Board,
+    squares: Bitboard,
+    views: [(Color, usize); N],
+    subs: &mut [[u16; MAX_PIECES]; N],
+    adds: &mut [[u16; MAX_PIECES]; N],
+) -> (usize, usize) {
+    let (mut ns, mut na) = (0, 0);
+    for sq in squares {
+        if let Some(p) = old.piece_at(sq) {
+            for (subs, &(view, offset)) in subs.iter_mut().zip(&views) {
+                subs[ns] = (offset + index(view, p.color, p.role, sq)) as u16;
+            }
+            ns += 1;
+        }
+        if let Some(p) = new.piece_at(sq) {
+            for (adds, &(view, offset)) in adds.iter_mut().zip(&views) {
+                adds[na] = (offset + index(view, p.color, p.role, sq)) as u16;
+            }
+            na += 1;
+        }
+    }
+    (ns, na)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,5 +114,33 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn a_diff_lists_each_view_s_rows_of_the_pieces_that_left_and_arrived() {
+        let before = Board::default();
+        let mut after = before.clone();
+        // 1. e4 d5 2. exd5: the white pawn leaves e2, the black one d7, and d5 changes hands.
+        after.discard_piece_at(Square::E2);
+        after.discard_piece_at(Square::D7);
+        after.set_piece_at(Square::D5, Color::White.pawn());
+        let squares = changed_squares(&before, &after);
+        assert_eq!(
+            squares,
+            Bitboard::from(Square::E2) | Square::D7 | Square::D5
+        );
+        let views = [(Color::White, 0), (Color::Black, INPUTS)];
+        let (mut subs, mut adds) = ([[0; MAX_PIECES]; 2], [[0; MAX_PIECES]; 2]);
+        let (ns, na) = diff(&before, &after, squares, views, &mut subs, &mut adds);
+        assert_eq!((ns, na), (2, 1));
+        for (k, (view, offset)) in views.into_iter().enumerate() {
+            let row = |c: Color, sq| (offset + index(view, c, Role::Pawn, sq)) as u16;
+            let mut left = subs[k][..ns].to_vec();
+            left.sort_unstable();
+            let mut expected = vec![row(Color::White, Square::E2), row(Color::Black, Square::D7)];
+            expected.sort_unstable();
+            assert_eq!(left, expected, "{view:?}");
+            assert_eq!(adds[k][..na], [row(Color::White, Square::D5)], "{view:?}");
+        }
     }
 }

@@ -59,25 +59,16 @@ impl RefreshCache {
         let h = net.hidden();
         let cached = &mut self.accs[e * h..(e + 1) * h];
         let old = &self.boards[e];
-        // At most 32 pieces leave (those of the old board) and 32 arrive (those of the new).
-        let mut subs = [0u16; 32];
-        let mut adds = [0u16; 32];
-        let (mut ns, mut na) = (0, 0);
-        for sq in features::changed_squares(old, board) {
-            if let Some(p) = old.piece_at(sq) {
-                subs[ns] = (offset + features::index(perspective, p.color, p.role, sq)) as u16;
-                ns += 1;
-            }
-            if let Some(p) = board.piece_at(sq) {
-                adds[na] = (offset + features::index(perspective, p.color, p.role, sq)) as u16;
-                na += 1;
-            }
-        }
+        let mut subs = [[0u16; features::MAX_PIECES]];
+        let mut adds = [[0u16; features::MAX_PIECES]];
+        let squares = features::changed_squares(old, board);
+        let views = [(perspective, offset)];
+        let (ns, na) = features::diff(old, board, squares, views, &mut subs, &mut adds);
         if ns + na > board.occupied().count() {
             // Further from the cached board than from the empty one.
             net.refresh(board, perspective, cached);
         } else {
-            simd::update(cached, net.w1(), &subs[..ns], &adds[..na]);
+            simd::update(cached, net.w1(), &subs[0][..ns], &adds[0][..na]);
         }
         self.boards[e] = board.clone();
         acc.copy_from_slice(cached);
