@@ -16,8 +16,9 @@ use super::network::Network;
 use super::refresh_cache::RefreshCache;
 use super::simd;
 
-/// Most changed features an incremental update handles; a slot further away is recomputed.
-const MAX_CHANGES: usize = 32;
+/// Most changed features an incremental update handles; a slot further away is recomputed. The
+/// rows of an update are listed by `features::diff`, whose arrays hold this many.
+const MAX_CHANGES: usize = features::MAX_PIECES;
 
 /// One thread's incremental evaluator of one network.
 #[derive(Clone)]
