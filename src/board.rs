@@ -14,6 +14,10 @@ use shakmaty::{
     PositionError, Role, Square,
 };
 
+/// Most men a position may hold: the 32 of the starting position, which no game can exceed. A
+/// FEN with more is refused, though other excess material (a tenth queen) is let through.
+pub const MAX_PIECES: usize = 32;
+
 /// Squares attacked by `color`'s pawns in `pawns` (all at once, by shifting the set).
 #[inline]
 pub fn pawn_attacks(color: Color, pawns: Bitboard) -> Bitboard {
@@ -147,7 +151,8 @@ impl Board {
 
     /// Parses a FEN (X-FEN and Shredder-FEN castling accepted when `chess960` is set).
     /// Invalid castling rights and en-passant squares are dropped, as GUIs expect; positions that
-    /// cannot be played (no king, pawns on the back rank, the side not to move in check...) are refused.
+    /// cannot be played (no king, pawns on the back rank, the side not to move in check, more than
+    /// [`MAX_PIECES`] men...) are refused.
     pub fn from_fen(fen: &str, chess960: bool) -> Result<Board, String> {
         let fen: Fen = fen
             .trim()
@@ -165,6 +170,12 @@ impl Board {
             .or_else(PositionError::ignore_too_much_material)
             .or_else(PositionError::ignore_impossible_check)
             .map_err(|e| format!("illegal position: {e}"))?;
+        let men = pos.board().occupied().count();
+        if men > MAX_PIECES {
+            return Err(format!(
+                "illegal position: {men} men, more than the {MAX_PIECES} a game can hold"
+            ));
+        }
         Ok(Board::new(pos))
     }
 
@@ -482,6 +493,16 @@ mod tests {
         let castle = b.play(parse_uci_move(b.pos(), "e1g1").unwrap());
         let king = b.play(parse_uci_move(b.pos(), "e1f1").unwrap());
         assert_eq!(castle.last_slot() - king.last_slot(), 2, "h1 against f1");
+    }
+
+    #[test]
+    fn a_fen_may_have_too_much_material_but_not_more_than_32_men() {
+        let queens = "qqqqqqqk/pppppppp/8/8/8/8/PPPPPPPP/QQQQQQQK w - - 0 1";
+        let b = Board::from_fen(queens, false).expect("too much material is let through");
+        assert_eq!(b.pos().board().occupied().count(), MAX_PIECES);
+        let pawns = "7k/pppppppp/pppppppp/8/8/PPPPPPPP/PPPPPPPP/K7 w - - 0 1";
+        let err = Board::from_fen(pawns, false).expect_err("34 men");
+        assert!(err.contains("34 men"), "{err}");
     }
 
     fn playout(fen: &str, chess960: bool, seed: u64, plies: usize) {

@@ -5,7 +5,8 @@
 
 use std::time::{Duration, Instant};
 
-use shakmaty::{CastlingMode, Chess};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, PositionError};
 
 mod engine_process;
 use engine_process::uci::{
@@ -99,6 +100,41 @@ fn bad_fen_is_rejected() {
 fn fen_without_kings_is_rejected() {
     assert_survives(b"position fen 8/8/8/8/8/8/8/8 w - - 0 1", Want::Error);
     assert_survives(b"position fen 4k3/8/8/8/8/8/8/8 w - - 0 1", Want::Error);
+}
+
+/// 32 men with more material than promotions allow (seven queens a side beside eight pawns):
+/// accepted, as other engines accept it.
+const QUEENS_FEN: &str = "qqqqqqqk/pppppppp/8/8/8/8/PPPPPPPP/QQQQQQQK w - - 0 1";
+
+#[test]
+fn fen_with_more_men_than_a_game_can_hold_is_rejected() {
+    // 34 men (sixteen pawns a side): no game holds more than 32, and the network's incremental
+    // update has room for 32 rows a side.
+    assert_survives(
+        b"position fen 7k/pppppppp/pppppppp/8/8/PPPPPPPP/PPPPPPPP/K7 w - - 0 1",
+        Want::Error,
+    );
+}
+
+#[test]
+fn fen_with_too_much_material_but_32_men_is_searched() {
+    let mut engine = Engine::ready(TIMEOUT);
+    engine.send(&format!("position fen {QUEENS_FEN}"));
+    let set = engine.sync(TIMEOUT);
+    if set.iter().any(|l| is_error(l)) {
+        engine.fail(&format!("the FEN was rejected: {set:?}"));
+    }
+    let out = engine.search("go depth 4", TIMEOUT);
+    if let Some(l) = out.lines.iter().find(|l| is_error(l)) {
+        engine.fail(&format!("the search reported an error: {l}"));
+    }
+    let root: Chess = QUEENS_FEN
+        .parse::<Fen>()
+        .expect("test FEN parses")
+        .into_position(CastlingMode::Standard)
+        .or_else(PositionError::ignore_too_much_material)
+        .expect("a legal position but for the material");
+    engine.check_search(&root, &out);
 }
 
 #[test]

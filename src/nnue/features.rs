@@ -45,8 +45,9 @@ pub fn changed_squares(a: &Board, b: &Board) -> Bitboard {
     s
 }
 
-/// Most pieces a board holds, so most features one perspective has.
-pub const MAX_PIECES: usize = 32;
+/// Most pieces a board holds ([`crate::board::Board::from_fen`] refuses more), so most features
+/// one perspective has.
+pub const MAX_PIECES: usize = crate::board::MAX_PIECES;
 
 /// The feature rows that take `old` to `new` for each of `N` perspectives, given as (perspective,
 /// its king-bucket offset): on each square of `squares` (those where the boards differ), the old

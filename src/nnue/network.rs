@@ -381,23 +381,17 @@ impl Network {
         &self.w1
     }
 
-    /// Fills `acc` (H values) with the accumulator of `board` from `perspective`'s side.
+    /// Fills `acc` (H values) with the accumulator of `board` (at most [`features::MAX_PIECES`]
+    /// men) from `perspective`'s side: the biases plus the rows of the pieces that differ from the
+    /// empty board.
     pub fn refresh(&self, board: &Board, perspective: Color, acc: &mut [i16]) {
         acc.copy_from_slice(&self.b1);
-        let offset = self.king_offset(board, perspective);
-        let mut features = [0u16; 32];
-        let mut n = 0;
-        for sq in board.occupied() {
-            let piece = board.piece_at(sq).expect("occupied square");
-            let f = (offset + features::index(perspective, piece.color, piece.role, sq)) as u16;
-            if n == features.len() {
-                simd::update(acc, &self.w1, &[], &features);
-                n = 0;
-            }
-            features[n] = f;
-            n += 1;
-        }
-        simd::update(acc, &self.w1, &[], &features[..n]);
+        let views = [(perspective, self.king_offset(board, perspective))];
+        let mut subs = [[0u16; features::MAX_PIECES]];
+        let mut adds = [[0u16; features::MAX_PIECES]];
+        let empty = Board::empty();
+        let (_, n) = features::diff(&empty, board, board.occupied(), views, &mut subs, &mut adds);
+        simd::update(acc, &self.w1, &[], &adds[0][..n]);
     }
 
     /// Centipawns for the side to move from its accumulator `us` and the other side's `them`,
