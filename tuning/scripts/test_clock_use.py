@@ -34,6 +34,12 @@ def main():
     assert spent["Ethereal-12"][0] == [1.75, 3], spent["Ethereal-12"]
     assert spent["trine"][0] == [0.5, 2], spent["trine"]
     assert left == {"Ethereal-12": [1.75], "trine": [2.5]}, left
+    # Time odds: each side's own clock from WhiteTimeControl / BlackTimeControl.
+    per_side = '[WhiteTimeControl "8+1"]\n[BlackTimeControl "2+0.5"]'
+    odds = PGN.replace('[TimeControl "2+0.5"]', per_side)
+    spent, left = cu.clock_use(read_games(odds.splitlines()))
+    # White: 8 + 3 × 1 − 1.75; Black as before.
+    assert left == {"trine": [9.25], "Ethereal-12": [2.5]}, left
     print("clock_use.py: ok")
 
 

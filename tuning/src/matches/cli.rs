@@ -206,12 +206,16 @@ impl Cli {
         if self.games == 0 {
             return Err("--games must be at least 1".to_string());
         }
+        let limit = self.limit()?;
+        if !matches!(limit, Limit::Clock(_)) && (a.tc.is_some() || b.tc.is_some()) {
+            return Err("an engine's tc= needs --tc (the clock of an engine without one)".into());
+        }
         let mut openings = openings::load(&self.openings, self.plies)?;
         if self.random_order {
             openings::shuffle(&mut openings, self.seed);
         }
         let settings = GameSettings {
-            limit: self.limit()?,
+            limit,
             margin_ms: self.time_margin,
             resign: self.resign.as_deref().map(ResignRule::parse).transpose()?,
             draw: self.draw.as_deref().map(DrawRule::parse).transpose()?,
@@ -284,6 +288,25 @@ mod tests {
         let c = cli("--engine cmd=a --engine cmd=b --openings x.epd").unwrap();
         assert!(c.limit().is_err());
         assert!(parse_sprt(&["elo0=0".into()]).is_err());
+        // An engine's own clock needs the match clock for the other engine; with it, the
+        // configuration gets as far as the openings (a file that does not exist here).
+        let odds = "--engine cmd=a tc=2+0.02 --engine cmd=b --openings no-such-file.epd";
+        for rest in ["--tc 8+0.08", "--nodes 100", "--movetime 50"] {
+            let err = cli(&format!("{odds} {rest}"))
+                .unwrap()
+                .into_config()
+                .unwrap_err();
+            assert_eq!(
+                err.contains("tc= needs --tc"),
+                rest != "--tc 8+0.08",
+                "{rest}: {err}"
+            );
+            assert_eq!(
+                err.contains("no-such-file"),
+                rest == "--tc 8+0.08",
+                "{rest}: {err}"
+            );
+        }
         assert!(parse_sprt(&["elo0=5".into(), "elo1=0".into()]).is_err());
     }
 }

@@ -43,7 +43,7 @@ pub fn format_game(
     game: &GameRecord,
     event: &str,
     round: usize,
-    time_control: &str,
+    time_controls: [&str; 2],
     date: &str,
 ) -> String {
     let result = game.result.pgn_result();
@@ -62,7 +62,14 @@ pub fn format_game(
         tag("FEN", fen);
         tag("SetUp", "1");
     }
-    tag("TimeControl", time_control);
+    // One tag when both sides ran the same clock; per side otherwise, as cutechess-cli writes.
+    let [white_tc, black_tc] = time_controls;
+    if white_tc == black_tc {
+        tag("TimeControl", white_tc);
+    } else {
+        tag("WhiteTimeControl", white_tc);
+        tag("BlackTimeControl", black_tc);
+    }
     tag("Termination", game.result.termination.pgn_tag());
     tag("PlyCount", &game.moves.len().to_string());
     out.push('\n');
@@ -148,10 +155,15 @@ mod tests {
             ),
             overruns: Default::default(),
         };
-        let text = format_game(&record, "ev", 3, "8+0.08", "2024.01.01");
+        let text = format_game(&record, "ev", 3, ["8+0.08"; 2], "2024.01.01");
         assert!(text.contains("[White \"A \\\"x\\\"\"]"));
         assert!(text.contains("[FEN \"4k3/8/8/8/8/8/8/R3K3 b Q - 0 30\"]\n[SetUp \"1\"]"));
+        assert!(text.contains("[TimeControl \"8+0.08\"]"));
         assert!(text.contains("[Termination \"time forfeit\"]"));
+        // Different clocks: one tag per side and no common one.
+        let odds = format_game(&record, "ev", 3, ["8+0.08", "2+0.02"], "2024.01.01");
+        assert!(odds.contains("[WhiteTimeControl \"8+0.08\"]\n[BlackTimeControl \"2+0.02\"]"));
+        assert!(!odds.contains("[TimeControl "));
         assert!(text.contains("[Result \"0-1\"]"));
         assert!(text.contains("30... Kf7 {-5.00/3 0.010s} 31. Ra7+ {White loses on time} 0-1"));
         // The written game reads back as an opening with the same moves.
@@ -179,7 +191,7 @@ mod tests {
             result: GameResult::draw(Termination::Repetition, "Draw by threefold repetition"),
             overruns: Default::default(),
         };
-        let text = format_game(&record, "ev", 1, "-", "2024.01.01");
+        let text = format_game(&record, "ev", 1, ["-"; 2], "2024.01.01");
         assert!(text.lines().all(|l| l.len() < 80));
         assert!(!text.contains("[FEN"));
     }

@@ -223,17 +223,18 @@ impl Clock {
     }
 }
 
-/// The `go` command for a search: `white` and `black` are the clocks for [`Limit::Clock`]
-/// (the side to move's `movestogo` is given by `to_move_clock`).
+/// The `go` command for a search: `white` and `black` are the clocks for [`Limit::Clock`],
+/// each with its own increment (the two differ under per-engine time controls); the side to
+/// move's `movestogo` is given by `to_move_clock`.
 pub fn go_command(limit: &Limit, white: &Clock, black: &Clock, to_move_clock: &Clock) -> String {
     match limit {
-        Limit::Clock(tc) => {
+        Limit::Clock(_) => {
             let mut s = format!(
                 "go wtime {} btime {} winc {} binc {}",
                 white.remaining_ms(),
                 black.remaining_ms(),
-                tc.inc_ms,
-                tc.inc_ms
+                white.tc.inc_ms,
+                black.tc.inc_ms
             );
             if let Some(m) = to_move_clock.moves_to_go() {
                 s.push_str(&format!(" movestogo {m}"));
@@ -354,5 +355,21 @@ mod tests {
             "go wtime 8000 btime 8000 winc 80 binc 80"
         );
         assert_eq!(go_command(&Limit::Depth(3), &w, &b, &w), "go depth 3");
+    }
+
+    #[test]
+    fn each_side_sees_its_own_clock_and_increment() {
+        let match_tc = TimeControl::parse("8+0.08").unwrap();
+        let mut w = Clock::new(match_tc);
+        let mut b = Clock::new(TimeControl::parse("2+0.02").unwrap());
+        assert_eq!(w.charge(500, 0), TimeCheck::InTime);
+        assert_eq!(b.charge(500, 0), TimeCheck::InTime);
+        // Black's spending comes off its own 2 s: nothing scales it back.
+        assert_eq!((w.remaining_ms(), b.remaining_ms()), (7580, 1520));
+        assert_eq!(
+            go_command(&Limit::Clock(match_tc), &w, &b, &b),
+            "go wtime 7580 btime 1520 winc 80 binc 20"
+        );
+        assert_eq!(b.charge(1521, 0), TimeCheck::Forfeit);
     }
 }

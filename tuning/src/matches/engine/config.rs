@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use crate::matches::tc::TimeControl;
+
 /// Everything needed to start and configure one engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineConfig {
@@ -16,10 +18,13 @@ pub struct EngineConfig {
     pub dir: Option<PathBuf>,
     /// UCI options (`setoption name N value V`), in the order given, each name once.
     pub options: Vec<(String, String)>,
+    /// This engine's own clock (`tc=2+0.02`), in place of the match's `--tc`: time odds with
+    /// a real clock, so the engine sees, spends and can lose on exactly that time.
+    pub tc: Option<TimeControl>,
 }
 
 impl EngineConfig {
-    /// Parses `cmd=PATH name=NAME arg=A dir=D option.NAME=VALUE proto=uci` tokens. `defaults`
+    /// Parses `cmd=PATH name=NAME arg=A dir=D tc=TC option.NAME=VALUE proto=uci` tokens. `defaults`
     /// (from `--each`) are applied first, so the engine's own tokens override them. Without
     /// `name=` the file name of the command is used.
     pub fn parse(tokens: &[String], defaults: &[String]) -> Result<Self, String> {
@@ -27,6 +32,7 @@ impl EngineConfig {
         let mut name = None;
         let mut args = Vec::new();
         let mut dir = None;
+        let mut tc = None;
         let mut options: Vec<(String, String)> = Vec::new();
         for token in defaults.iter().chain(tokens) {
             let (key, value) = token
@@ -37,6 +43,7 @@ impl EngineConfig {
                 "name" => name = Some(value.to_string()),
                 "arg" => args.push(value.to_string()),
                 "dir" => dir = Some(PathBuf::from(value)),
+                "tc" => tc = Some(TimeControl::parse(value)?),
                 "proto" if value == "uci" => {}
                 "proto" => {
                     return Err(format!(
@@ -69,6 +76,7 @@ impl EngineConfig {
             args,
             dir,
             options,
+            tc,
         })
     }
 }
@@ -109,6 +117,10 @@ mod tests {
         .unwrap();
         assert_eq!(named.name, "Dev");
         assert_eq!(named.options[0].0, "Move Overhead");
+        assert_eq!(named.tc, None);
+        // An engine's own clock, e.g. for time odds; it overrides one given by `--each`.
+        let odds = EngineConfig::parse(&toks("cmd=./e tc=2+0.02"), &toks("tc=8+0.08")).unwrap();
+        assert_eq!(odds.tc.map(|t| t.to_string()).as_deref(), Some("2+0.02"));
     }
 
     #[test]
@@ -117,5 +129,7 @@ mod tests {
         assert!(EngineConfig::parse(&toks("cmd=x bogus"), &[]).is_err());
         assert!(EngineConfig::parse(&toks("cmd=x colour=red"), &[]).is_err());
         assert!(EngineConfig::parse(&toks("cmd=x proto=xboard"), &[]).is_err());
+        assert!(EngineConfig::parse(&toks("cmd=x tc=fast"), &[]).is_err());
+        assert!(EngineConfig::parse(&toks("cmd=x tc=0"), &[]).is_err());
     }
 }

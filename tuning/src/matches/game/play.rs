@@ -151,7 +151,9 @@ pub fn play_game(
             inc_ms: 0,
         },
     };
-    let mut clocks = [Clock::new(tc), Clock::new(tc)];
+    // An engine with its own `tc=` runs that clock; the other runs the match's.
+    let clock_of = |slot: &EngineSlot| Clock::new(slot.config.tc.unwrap_or(tc));
+    let mut clocks = [clock_of(slots[0]), clock_of(slots[1])];
     let mut adjudicator = Adjudicator::new(settings.resign, settings.draw);
     let mut verdict = None;
     record.result = loop {

@@ -124,7 +124,10 @@ pub fn run_match(config: MatchConfig, out: &mut dyn Write) -> Result<MatchOutcom
     }
 
     let date = pgn::today();
-    let tc_tag = config.settings.limit.pgn_tag();
+    // Engine A's and B's PGN time-control tags: an engine's own `tc=` or the match's limit.
+    let tc_tags = config.engines.each_ref().map(|e| {
+        e.tc.map_or_else(|| config.settings.limit.pgn_tag(), |tc| tc.to_string())
+    });
     let mut tally = Tally::default();
     let mut stopped_early = None;
     let mut first_error: Option<String> = None;
@@ -149,8 +152,19 @@ pub fn run_match(config: MatchConfig, out: &mut dyn Write) -> Result<MatchOutcom
         tally.record(done.index, done.a_color, &done.record.result);
         tally.add_overruns(done.a_color, &done.record.overruns);
         if let Some(f) = pgn_file.as_mut() {
-            let text =
-                pgn::format_game(&done.record, &config.event, done.index + 1, &tc_tag, &date);
+            let [a, b] = [tc_tags[0].as_str(), tc_tags[1].as_str()];
+            let white_black = if done.a_color == Color::White {
+                [a, b]
+            } else {
+                [b, a]
+            };
+            let text = pgn::format_game(
+                &done.record,
+                &config.event,
+                done.index + 1,
+                white_black,
+                &date,
+            );
             if let Err(e) = f.write_all(text.as_bytes()).and_then(|_| f.flush()) {
                 first_error.get_or_insert(format!("cannot write the PGN: {e}"));
             }
