@@ -24,9 +24,9 @@ pub struct EngineConfig {
 }
 
 impl EngineConfig {
-    /// Parses `cmd=PATH name=NAME arg=A dir=D tc=TC option.NAME=VALUE proto=uci` tokens. `defaults`
-    /// (from `--each`) are applied first, so the engine's own tokens override them. Without
-    /// `name=` the file name of the command is used.
+    /// Parses `cmd=PATH name=NAME arg=A dir=D tc=TC option.NAME=VALUE proto=uci` tokens.
+    /// `defaults` (from `--each`) are applied first, so the engine's own tokens override them.
+    /// Without `name=` the file name of the command is used.
     pub fn parse(tokens: &[String], defaults: &[String]) -> Result<Self, String> {
         let mut cmd = None;
         let mut name = None;
