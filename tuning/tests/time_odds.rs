@@ -39,12 +39,7 @@ fn an_engine_with_its_own_clock_plays_on_it() {
     assert!(run.output.contains("Fast: time losses 0"), "{}", run.output);
 
     // Game 1: Slow is White; game 2: Fast is White.
-    let tags = |tag: &str| -> Vec<String> {
-        text.lines()
-            .filter_map(|l| l.strip_prefix(&format!("[{tag} \"")))
-            .map(|l| l.trim_end_matches("\"]").to_string())
-            .collect()
-    };
+    let tags = |name| tag_values(&text, name);
     assert_eq!(tags("WhiteTimeControl"), ["1+0.01", "0.5+0.005"], "{text}");
     assert_eq!(tags("BlackTimeControl"), ["0.5+0.005", "1+0.01"], "{text}");
     assert!(tags("TimeControl").is_empty(), "{text}");

@@ -74,18 +74,21 @@ pub fn args(line: &str) -> Vec<String> {
     line.split_whitespace().map(String::from).collect()
 }
 
-/// The PGN `Termination` tags of a PGN text, in order.
-pub fn terminations(pgn: &str) -> Vec<String> {
+/// The values of the PGN tag `name` in a PGN text, in order.
+pub fn tag_values(pgn: &str, name: &str) -> Vec<String> {
+    let prefix = format!("[{name} \"");
     pgn.lines()
-        .filter_map(|l| l.strip_prefix("[Termination \""))
+        .filter_map(|l| l.strip_prefix(&prefix))
         .map(|l| l.trim_end_matches("\"]").to_string())
         .collect()
 }
 
+/// The PGN `Termination` tags of a PGN text, in order.
+pub fn terminations(pgn: &str) -> Vec<String> {
+    tag_values(pgn, "Termination")
+}
+
 /// The PGN `Result` tags of a PGN text, in order.
 pub fn results(pgn: &str) -> Vec<String> {
-    pgn.lines()
-        .filter_map(|l| l.strip_prefix("[Result \""))
-        .map(|l| l.trim_end_matches("\"]").to_string())
-        .collect()
+    tag_values(pgn, "Result")
 }
