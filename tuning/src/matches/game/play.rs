@@ -6,7 +6,7 @@
 use super::result::{color_name, GameResult, Termination};
 use super::rules::{position_key, rules_verdict};
 use crate::matches::adjudication::{Adjudicator, DrawRule, ResignRule, Verdict};
-use crate::matches::engine::{EngineSlot, Failure, FailureKind, SearchReply};
+use crate::matches::engine::{EngineConfig, EngineSlot, Failure, FailureKind, SearchReply};
 use crate::matches::openings::Opening;
 use crate::matches::tc::{go_command, Clock, Limit, Overruns, TimeCheck, TimeControl};
 use shakmaty::san::SanPlus;
@@ -35,6 +35,13 @@ pub struct GameSettings {
     pub ready_timeout: Duration,
     /// Deadline for a `bestmove` under node or depth limits.
     pub search_timeout: Duration,
+}
+
+impl GameSettings {
+    /// The limit `engine` plays under: its own clock (`tc=`) or the match's limit.
+    pub fn limit_for(&self, engine: &EngineConfig) -> Limit {
+        engine.tc.map_or(self.limit, Limit::Clock)
+    }
 }
 
 /// A move of the game as it goes into the PGN.
@@ -143,16 +150,15 @@ pub fn play_game(
         Some(fen) => format!("position fen {fen}"),
         None => "position startpos".to_string(),
     };
-    let tc = match settings.limit {
-        Limit::Clock(tc) => tc,
-        _ => TimeControl {
+    // Each side runs its engine's clock (unused when the match has no clock).
+    let clock_of = |slot: &EngineSlot| match settings.limit_for(&slot.config) {
+        Limit::Clock(tc) => Clock::new(tc),
+        _ => Clock::new(TimeControl {
             moves: None,
             base_ms: 0,
             inc_ms: 0,
-        },
+        }),
     };
-    // An engine with its own `tc=` runs that clock; the other runs the match's.
-    let clock_of = |slot: &EngineSlot| Clock::new(slot.config.tc.unwrap_or(tc));
     let mut clocks = [clock_of(slots[0]), clock_of(slots[1])];
     let mut adjudicator = Adjudicator::new(settings.resign, settings.draw);
     let mut verdict = None;
@@ -295,5 +301,27 @@ mod tests {
         assert!(legal_move(&castle, "e1g1").is_some());
         // king-takes-rook castling is Chess960 notation, not accepted in standard chess
         assert!(legal_move(&castle, "e1h1").is_none());
+    }
+
+    #[test]
+    fn an_engine_plays_its_own_clock_or_the_matchs_limit() {
+        let settings = GameSettings {
+            limit: Limit::Clock(TimeControl::parse("8+0.08").unwrap()),
+            margin_ms: 0,
+            resign: None,
+            draw: None,
+            max_moves: None,
+            ready_timeout: Duration::from_secs(1),
+            search_timeout: Duration::from_secs(1),
+        };
+        let tokens = |t: &str| t.split_whitespace().map(String::from).collect::<Vec<_>>();
+        let plain = EngineConfig::parse(&tokens("cmd=e"), &[]).unwrap();
+        let odds = EngineConfig::parse(&tokens("cmd=e tc=2+0.02"), &[]).unwrap();
+        assert_eq!(settings.limit_for(&plain), settings.limit);
+        assert_eq!(
+            settings.limit_for(&odds),
+            Limit::Clock(TimeControl::parse("2+0.02").unwrap())
+        );
+        assert_eq!(settings.limit_for(&odds).pgn_tag(), "2+0.02");
     }
 }

@@ -124,10 +124,11 @@ pub fn run_match(config: MatchConfig, out: &mut dyn Write) -> Result<MatchOutcom
     }
 
     let date = pgn::today();
-    // Engine A's and B's PGN time-control tags: an engine's own `tc=` or the match's limit.
-    let tc_tags = config.engines.each_ref().map(|e| {
-        e.tc.map_or_else(|| config.settings.limit.pgn_tag(), |tc| tc.to_string())
-    });
+    // Engine A's and B's PGN time-control tags.
+    let tc_tags = config
+        .engines
+        .each_ref()
+        .map(|e| config.settings.limit_for(e).pgn_tag());
     let mut tally = Tally::default();
     let mut stopped_early = None;
     let mut first_error: Option<String> = None;
