@@ -31,11 +31,10 @@ def clock_use(games):
     left = collections.defaultdict(list)
     for tags, text in games:
         first, second = movers(tags)
-        base, inc, clock = {}, {}, {}
+        inc, clock = {}, {}
         for player, colour in ((tags["White"], "White"), (tags["Black"], "Black")):
             tc = tags.get(colour + "TimeControl", tags.get("TimeControl"))
-            base[player], inc[player] = map(float, tc.split("+"))
-            clock[player] = base[player]
+            clock[player], inc[player] = map(float, tc.split("+"))
         for ply, t in enumerate(map(float, SECONDS.findall(text))):
             player = first if ply % 2 == 0 else second
             bucket = min(ply // 2 // 10, BUCKETS - 1)
