@@ -14,7 +14,7 @@ use parking_lot::{Condvar, Mutex};
 use crate::board::Game;
 use crate::search::iterate::SearchParams;
 use crate::search::smp::{SmpMode, SmpStats, SplitBoard};
-use crate::search::{NodeStats, SearchControl, SearchLimits, SearchResult, Searcher};
+use crate::search::{NodeStats, SearchControl, SearchLimits, SearchResult, SearchTotals, Searcher};
 use crate::tt::Table;
 use shakmaty::Position;
 
@@ -98,6 +98,8 @@ pub struct JobOutcome {
     pub smp: SmpStats,
     /// Nodes of all threads.
     pub nodes: u64,
+    /// Tablebase hits of all threads.
+    pub tbhits: u64,
     /// Set by the master once the search is over (just before `bestmove`).
     pub done: bool,
     /// What went wrong in a search thread (a panic), also told to the reporter if there is one.
@@ -433,6 +435,7 @@ fn gather(searcher: &mut Searcher, job: &Job) {
     o.stats.merge(&searcher.stats);
     o.smp.merge(&searcher.smp);
     o.nodes += searcher.nodes;
+    o.tbhits += searcher.tbhits;
 }
 
 fn run_master(
@@ -470,14 +473,21 @@ fn run_master(
         }
     }
     gather(searcher, job);
-    {
+    let totals = {
         // Recorded before `bestmove` goes out, so a command that follows it sees the search as done.
         let mut o = job.outcome.lock();
         o.result = result.clone();
         o.done = true;
-    }
+        SearchTotals {
+            nodes: o.nodes,
+            time_ms: ctl.elapsed_ms(),
+            hashfull: job.tt.hashfull(),
+            tbhits: o.tbhits,
+        }
+    };
     match (&result, &params.reporter) {
         (Some(r), Some(reporter)) => {
+            reporter.totals(&totals);
             reporter.best_move(r.best_move, r.ponder, game.board.in_check());
         }
         (None, _) => answer_first_legal(game, params),
@@ -567,17 +577,34 @@ mod tests {
         Arc::new(j)
     }
 
+    fn reported(threads: usize, mode: SmpMode, depth: u32, reporter: Arc<Recorder>) -> Arc<Job> {
+        let mut j = Arc::into_inner(job(threads, mode, depth)).unwrap();
+        let Task::Search(task) = &mut j.task else {
+            unreachable!()
+        };
+        task.params.reporter = Some(reporter);
+        Arc::new(j)
+    }
+
     /// A reporter that keeps what it is told.
     #[derive(Debug, Default)]
     struct Recorder {
         best: Mutex<Vec<Option<shakmaty::Move>>>,
+        totals: Mutex<Vec<SearchTotals>>,
+        /// `totals` and `best` in the order they came.
+        order: Mutex<Vec<&'static str>>,
         errors: Mutex<Vec<String>>,
     }
 
     impl crate::search::Reporter for Recorder {
         fn line(&self, _: &crate::search::LineReport<'_>) {}
+        fn totals(&self, totals: &SearchTotals) {
+            self.totals.lock().push(*totals);
+            self.order.lock().push("totals");
+        }
         fn best_move(&self, best: Option<shakmaty::Move>, _: Option<shakmaty::Move>, _: bool) {
             self.best.lock().push(best);
+            self.order.lock().push("best");
         }
         fn error(&self, message: &str) {
             self.errors.lock().push(message.to_string());
@@ -621,6 +648,27 @@ mod tests {
         // Without a master nothing can answer: a job is not started (and `run` does not hang).
         let outcome = pool.run(job(2, SmpMode::Lazy, 6));
         assert!(outcome.result.is_none() && !outcome.done);
+    }
+
+    #[test]
+    fn the_totals_count_every_thread_and_come_just_before_the_best_move() {
+        let pool = Pool::new(2).unwrap();
+        for mode in [SmpMode::Lazy, SmpMode::Ybw, SmpMode::Hybrid] {
+            let recorder = Arc::new(Recorder::default());
+            let outcome = pool.run(reported(2, mode, 9, Arc::clone(&recorder)));
+            assert_eq!(*recorder.order.lock(), ["totals", "best"], "{mode:?}");
+            let totals = recorder.totals.lock()[0];
+            assert_eq!(
+                totals.nodes, outcome.nodes,
+                "{mode:?}: every thread's nodes"
+            );
+            assert!(totals.hashfull > 0, "{mode:?}: {totals:?}");
+            let master = outcome.result.expect("a result").nodes;
+            if mode == SmpMode::Lazy {
+                // The helper searches on its own, so the totals hold more than the master's.
+                assert!(totals.nodes > master, "{totals:?}, master {master}");
+            }
+        }
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Search control over UCI, end to end: `go` during a search, `isready` during an infinite
 //! search, `stop`, `quit`, `ponderhit`, and the `movetime` and `nodes` limits; every search
-//! answers with exactly one legal `bestmove`.
+//! answers with exactly one legal `bestmove`, just after a line with the whole search's totals.
 
 use std::thread;
 use std::time::{Duration, Instant};
@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{CastlingMode, Chess};
 
 mod engine_process;
-use engine_process::uci::{is_bestmove, position_from, SearchOutput, TIMEOUT};
+use engine_process::uci::{is_bestmove, parse_info, position_from, SearchOutput, TIMEOUT};
 use engine_process::Engine;
 
 #[test]
@@ -101,6 +101,38 @@ fn movetime_is_respected() {
     );
     if out.elapsed > Duration::from_millis(2000) {
         engine.fail(&format!("go movetime 300 took {:?}", out.elapsed));
+    }
+}
+
+#[test]
+fn the_line_before_bestmove_holds_the_whole_search() {
+    let mut engine = Engine::ready(TIMEOUT);
+    engine.send("setoption name Threads value 2");
+    engine.send("position startpos moves d2d4 g8f6");
+    engine.sync(TIMEOUT);
+    let out = engine.search("go movetime 400", TIMEOUT);
+    engine.check_search(
+        &position_from(None, &["d2d4", "g8f6"], CastlingMode::Standard),
+        &out,
+    );
+    let Some(totals) = out.lines.last().and_then(|l| parse_info(l)) else {
+        engine.fail("no info line just before bestmove");
+    };
+    let (Some(nodes), Some(time)) = (totals.nodes, totals.time) else {
+        engine.fail("the line before bestmove has no nodes or time");
+    };
+    if totals.depth.is_some() || totals.score.is_some() || !totals.pv.is_empty() {
+        engine.fail("the totals line repeats a line of the search");
+    }
+    for info in out.infos.iter().filter_map(|l| parse_info(l)) {
+        if info.nodes.is_some_and(|n| n > nodes) || info.time.is_some_and(|t| t > time) {
+            engine.fail(&format!(
+                "an earlier line counts more than the totals ({nodes} nodes, {time} ms)"
+            ));
+        }
+    }
+    if nodes == 0 {
+        engine.fail("the totals count no nodes");
     }
 }
 

@@ -27,7 +27,7 @@ pub use control::{SearchControl, SearchLimits};
 pub use iterate::{RootLine, SearchResult};
 pub use moveplan::MovePlan;
 pub use node_type::{NodeStats, NodeType, Outcome};
-pub use report::{LineReport, Reporter};
+pub use report::{LineReport, Reporter, SearchTotals};
 
 /// Greatest iteration depth.
 pub const MAX_DEPTH: u32 = 120;

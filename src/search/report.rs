@@ -1,7 +1,8 @@
 //! How the search tells the world what it found: the master thread hands each finished (or, on an
-//! aspiration fail, bounded) line and, at the end, the move to play to a [`Reporter`]. The search and
-//! the thread pool never print; the UCI layer implements the trait (`uci::info::UciReporter`) and
-//! formats `info` and `bestmove`, while bench, scale and datagen pass none.
+//! aspiration fail, bounded) line and, at the end, what the search did in all and the move to play
+//! to a [`Reporter`]. The search and the thread pool never print; the UCI layer implements the trait
+//! (`uci::info::UciReporter`) and formats `info` and `bestmove`, while bench, scale and datagen pass
+//! none.
 
 use std::fmt;
 
@@ -33,10 +34,28 @@ pub struct LineReport<'a> {
     pub pv: &'a [Move],
 }
 
+/// What the whole search did, every thread's work counted, once the helpers have stopped: the last
+/// iteration is often cut short by the clock, so the last [`LineReport`] undercounts it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchTotals {
+    /// Nodes of all threads.
+    pub nodes: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// TT fill, permille.
+    pub hashfull: u32,
+    /// Tablebase probes that found the position, all threads.
+    pub tbhits: u64,
+}
+
 /// Receives what the search reports; called from the master search thread.
 pub trait Reporter: Send + Sync + fmt::Debug {
     /// A line of an iteration.
     fn line(&self, line: &LineReport<'_>);
+    /// The search is over and every thread has stopped: its totals, just before [`best_move`].
+    ///
+    /// [`best_move`]: Reporter::best_move
+    fn totals(&self, totals: &SearchTotals);
     /// The search is over: the move to play and the expected reply; `best` is `None` when the
     /// root has no legal move (`in_check`: checkmated, else stalemate).
     fn best_move(&self, best: Option<Move>, ponder: Option<Move>, in_check: bool);

@@ -6,7 +6,7 @@ use shakmaty::Move;
 
 use crate::board::{castling_mode, move_to_uci};
 use crate::score::{is_mate, mate_moves};
-use crate::search::{LineReport, Reporter};
+use crate::search::{LineReport, Reporter, SearchTotals};
 use crate::tt::Bound;
 
 /// The search's [`Reporter`] in the UCI loop: `info` lines, `bestmove` and errors on stdout.
@@ -19,6 +19,10 @@ pub struct UciReporter {
 impl Reporter for UciReporter {
     fn line(&self, line: &LineReport<'_>) {
         emit(&format_info(line, self.chess960));
+    }
+
+    fn totals(&self, totals: &SearchTotals) {
+        emit(&format_totals(totals));
     }
 
     fn best_move(&self, best: Option<Move>, ponder: Option<Move>, in_check: bool) {
@@ -81,6 +85,19 @@ pub fn format_info(i: &LineReport<'_>, chess960: bool) -> String {
     s
 }
 
+/// The `info` line of a search's totals, sent just before `bestmove`: the nodes and time of the
+/// whole search, where the last `info depth` line counts only up to the last finished iteration.
+pub fn format_totals(t: &SearchTotals) -> String {
+    format!(
+        "info nodes {} nps {} hashfull {} tbhits {} time {}",
+        t.nodes,
+        t.nodes * 1000 / t.time_ms.max(1),
+        t.hashfull,
+        t.tbhits,
+        t.time_ms
+    )
+}
+
 /// `bestmove X [ponder Y]`, or `bestmove 0000` when there is no legal move.
 pub fn format_bestmove(best: Option<Move>, ponder: Option<Move>, chess960: bool) -> String {
     let mode = castling_mode(chess960);
@@ -126,7 +143,7 @@ mod tests {
     }
 
     #[test]
-    fn info_lines_carry_tbhits() {
+    fn info_and_totals_lines_carry_tbhits() {
         let line = LineReport {
             depth: 7,
             seldepth: 9,
@@ -143,6 +160,21 @@ mod tests {
             format_info(&line, false),
             "info depth 7 seldepth 9 multipv 1 score cp 12 nodes 5000 nps 500000 hashfull 3 \
              tbhits 42 time 10"
+        );
+        let totals = SearchTotals {
+            nodes: 9000,
+            time_ms: 4,
+            hashfull: 5,
+            tbhits: 7,
+        };
+        assert_eq!(
+            format_totals(&totals),
+            "info nodes 9000 nps 2250000 hashfull 5 tbhits 7 time 4"
+        );
+        let zero = SearchTotals::default();
+        assert_eq!(
+            format_totals(&zero),
+            "info nodes 0 nps 0 hashfull 0 tbhits 0 time 0"
         );
     }
 }
