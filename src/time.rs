@@ -1,6 +1,7 @@
 //! Time management: turns the clock (`wtime/btime`, increments, `movestogo`, `movetime`) and the
 //! `Move Overhead` option into a soft limit (do not start another iteration past it) and a hard limit
-//! (stop the search at once), both measured from the moment our clock started; and
+//! (stop the search at once), both measured from the moment our clock started (`movetime` gives only
+//! the hard limit: the search uses all of it); and
 //! [`IterationTimer`], which stretches or shrinks the soft limit between iterations by how stable
 //! the best move is and whether the score is falling.
 
@@ -35,9 +36,11 @@ pub struct TimeBudget {
 /// Computes the budget for the side to move.
 pub fn budget(clock: &Clock, turn: Color, overhead_ms: u64) -> TimeBudget {
     if let Some(mt) = clock.movetime {
+        // "Search exactly this long": no soft limit, so no rule ends the search before the time
+        // is spent; the hard limit stops it.
         let t = mt.saturating_sub(overhead_ms).max(1);
         return TimeBudget {
-            soft_ms: Some(t),
+            soft_ms: None,
             hard_ms: Some(t),
         };
     }
@@ -239,7 +242,7 @@ mod tests {
             Color::Black,
             10,
         );
-        assert_eq!(b.hard_ms, Some(490));
+        assert_eq!((b.soft_ms, b.hard_ms), (None, Some(490)));
         assert_eq!(
             budget(&Clock::default(), Color::White, 10),
             TimeBudget::default()
@@ -324,11 +327,7 @@ mod tests {
                 ..Clock::default()
             };
             let b = budget(&clock, Color::White, 10);
-            assert_eq!(
-                (b.soft_ms, b.hard_ms),
-                (Some(want), Some(want)),
-                "{movetime}"
-            );
+            assert_eq!((b.soft_ms, b.hard_ms), (None, Some(want)), "{movetime}");
         }
     }
 }

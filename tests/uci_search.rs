@@ -102,6 +102,15 @@ fn movetime_is_respected() {
     if out.elapsed > Duration::from_millis(2000) {
         engine.fail(&format!("go movetime 300 took {:?}", out.elapsed));
     }
+    // The search uses its time (less the 10 ms `Move Overhead`): no rule ends it early.
+    let time = out
+        .lines
+        .last()
+        .and_then(|l| parse_info(l))
+        .and_then(|i| i.time);
+    if time.is_none_or(|t| t < 290) {
+        engine.fail(&format!("go movetime 300 searched {time:?} ms"));
+    }
 }
 
 #[test]
