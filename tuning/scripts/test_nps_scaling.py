@@ -5,48 +5,32 @@ reaches the named engine only, and a malformed `--set` is refused (run by .ci/ru
 import contextlib
 import io
 import os
-import stat
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import fake_uci  # noqa: E402
 from nps_scaling import main as nps_scaling  # noqa: E402
 
-FAKE = """#!/usr/bin/env python3
-import sys
-opts = {"Threads": "1", "Slow": "false"}
-for line in sys.stdin:
-    w = line.split()
-    if w[:1] == ["uci"]:
-        print("id name fake", flush=True)
-        print("option name Hash type spin default 16 min 1 max 1024", flush=True)
-        print("option name Threads type spin default 1 min 1 max 64", flush=True)
-        print("option name Slow type check default false", flush=True)
-        print("uciok", flush=True)
-    elif w[:1] == ["isready"]:
-        print("readyok", flush=True)
-    elif w[:2] == ["setoption", "name"] and "value" in w:
-        opts[w[2]] = w[w.index("value") + 1]
-    elif w[:1] == ["go"]:
-        t = int(opts["Threads"])
-        nodes = 1000 * t if opts["Slow"] == "false" or t == 1 else 750 * t
-        print("info depth 1 nodes 10 time 1", flush=True)
-        print(f"info depth 2 score cp 5 nodes {nodes} time 10", flush=True)
-        print("info string nodes 1 time 1", flush=True)
-        print("info depth 3 currmove e2e4 currmovenumber 1", flush=True)
-        print("bestmove 0000", flush=True)
-    elif w[:1] == ["quit"]:
-        break
+GO = """
+t = int(opts["Threads"])
+nodes = 1000 * t if opts["Slow"] == "false" or t == 1 else 750 * t
+print("info depth 1 nodes 10 time 1", flush=True)
+print(f"info depth 2 score cp 5 nodes {nodes} time 10", flush=True)
+print("info string nodes 1 time 1", flush=True)
+print("info depth 3 currmove e2e4 currmovenumber 1", flush=True)
 """
+OPTIONS = [
+    "Hash type spin default 16 min 1 max 1024",
+    "Threads type spin default 1 min 1 max 64",
+    "Slow type check default false",
+]
 
 
 def main():
     with tempfile.TemporaryDirectory() as d:
-        engine = os.path.join(d, "fake-engine")
-        with open(engine, "w") as f:
-            f.write(FAKE.replace("#!/usr/bin/env python3", "#!" + sys.executable))
-        os.chmod(engine, os.stat(engine).st_mode | stat.S_IEXEC)
+        engine = fake_uci.write(d, GO, OPTIONS, {"Threads": "1", "Slow": "false"})
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             nps_scaling([f"a={engine}", f"b={engine}", "--set", "b:Slow=true",
