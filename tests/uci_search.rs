@@ -103,11 +103,7 @@ fn movetime_is_respected() {
         engine.fail(&format!("go movetime 300 took {:?}", out.elapsed));
     }
     // The search uses its time (less the 10 ms `Move Overhead`): no rule ends it early.
-    let time = out
-        .lines
-        .last()
-        .and_then(|l| parse_info(l))
-        .and_then(|i| i.time);
+    let time = out.totals().and_then(|i| i.time);
     if time.is_none_or(|t| t < 290) {
         engine.fail(&format!("go movetime 300 searched {time:?} ms"));
     }
@@ -124,7 +120,7 @@ fn the_line_before_bestmove_holds_the_whole_search() {
         &position_from(None, &["d2d4", "g8f6"], CastlingMode::Standard),
         &out,
     );
-    let Some(totals) = out.lines.last().and_then(|l| parse_info(l)) else {
+    let Some(totals) = out.totals() else {
         engine.fail("no info line just before bestmove");
     };
     let (Some(nodes), Some(time)) = (totals.nodes, totals.time) else {

@@ -51,6 +51,11 @@ impl SearchOutput {
             .unwrap_or_default()
     }
 
+    /// The line just before `bestmove`, parsed: the search's totals (`info nodes ... time ...`).
+    pub fn totals(&self) -> Option<Info> {
+        self.lines.last().and_then(|l| parse_info(l))
+    }
+
     /// The ponder move, if the `bestmove` line names one.
     pub fn ponder(&self) -> Option<&str> {
         let tokens: Vec<&str> = self.bestmove_line.split_whitespace().collect();
