@@ -473,21 +473,21 @@ fn run_master(
         }
     }
     gather(searcher, job);
-    let totals = {
+    let (nodes, tbhits) = {
         // Recorded before `bestmove` goes out, so a command that follows it sees the search as done.
         let mut o = job.outcome.lock();
         o.result = result.clone();
         o.done = true;
-        SearchTotals {
-            nodes: o.nodes,
-            time_ms: ctl.elapsed_ms(),
-            hashfull: job.tt.hashfull(),
-            tbhits: o.tbhits,
-        }
+        (o.nodes, o.tbhits)
     };
     match (&result, &params.reporter) {
         (Some(r), Some(reporter)) => {
-            reporter.totals(&totals);
+            reporter.totals(&SearchTotals {
+                nodes,
+                time_ms: ctl.elapsed_ms(),
+                hashfull: job.tt.hashfull(),
+                tbhits,
+            });
             reporter.best_move(r.best_move, r.ponder, game.board.in_check());
         }
         (None, _) => answer_first_legal(game, params),
