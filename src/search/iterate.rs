@@ -7,7 +7,7 @@ use std::sync::Arc;
 use shakmaty::{Move, Position};
 
 use super::node_type::{NodeType, Outcome};
-use super::{LineReport, MovePlan, Reporter, Searcher, MAX_DEPTH};
+use super::{LineReport, MovePlan, Reporter, SearchTotals, Searcher, MAX_DEPTH};
 use crate::board::{Board, Game};
 use crate::score::{eval_to_tt, is_decisive, is_mate, mates_within, score_to_tt, INF, MAX_PLY};
 use crate::search::smp::{SplitKind, SplitSpec};
@@ -396,10 +396,12 @@ impl Searcher {
             multipv: pv_idx + 1,
             score,
             bound,
-            nodes: self.ctl.total_nodes(),
-            time_ms: self.ctl.elapsed_ms(),
-            hashfull: self.tt.hashfull(),
-            tbhits: self.ctl.total_tbhits(),
+            totals: SearchTotals {
+                nodes: self.ctl.total_nodes(),
+                time_ms: self.ctl.elapsed_ms(),
+                hashfull: self.tt.hashfull(),
+                tbhits: self.ctl.total_tbhits(),
+            },
             pv: &line.pv,
         });
     }

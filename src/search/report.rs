@@ -22,20 +22,15 @@ pub struct LineReport<'a> {
     pub score: i32,
     /// Exact, or lower/upper bound (aspiration fail-high / fail-low).
     pub bound: Bound,
-    /// Nodes of all threads.
-    pub nodes: u64,
-    /// Milliseconds since the search started.
-    pub time_ms: u64,
-    /// TT fill, permille.
-    pub hashfull: u32,
-    /// Tablebase probes that found the position, all threads.
-    pub tbhits: u64,
+    /// What the search has done so far, every thread counted.
+    pub totals: SearchTotals,
     /// The line.
     pub pv: &'a [Move],
 }
 
-/// What the whole search did, every thread's work counted, once the helpers have stopped: the last
-/// iteration is often cut short by the clock, so the last [`LineReport`] undercounts it.
+/// What a search has done, every thread's work counted: so far, in a [`LineReport`]; in all, once
+/// every thread has stopped, in [`Reporter::totals`] (the last iteration is often cut short by the
+/// clock, so the last line undercounts the search).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchTotals {
     /// Nodes of all threads.

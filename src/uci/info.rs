@@ -59,24 +59,19 @@ pub fn format_line(moves: &[Move], chess960: bool) -> String {
 
 /// One `info depth ...` line.
 pub fn format_info(i: &LineReport<'_>, chess960: bool) -> String {
-    let nps = i.nodes * 1000 / i.time_ms.max(1);
     let bound = match i.bound {
         Bound::Lower => " lowerbound",
         Bound::Upper => " upperbound",
         _ => "",
     };
     let mut s = format!(
-        "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} tbhits {} time {}",
+        "info depth {} seldepth {} multipv {} score {}{} {}",
         i.depth,
         i.seldepth.max(i.depth),
         i.multipv,
         format_score(i.score),
         bound,
-        i.nodes,
-        nps,
-        i.hashfull,
-        i.tbhits,
-        i.time_ms
+        format_counts(&i.totals)
     );
     if !i.pv.is_empty() {
         s.push_str(" pv ");
@@ -88,8 +83,13 @@ pub fn format_info(i: &LineReport<'_>, chess960: bool) -> String {
 /// The `info` line of a search's totals, sent just before `bestmove`: the nodes and time of the
 /// whole search, where the last `info depth` line counts only up to the last finished iteration.
 pub fn format_totals(t: &SearchTotals) -> String {
+    format!("info {}", format_counts(t))
+}
+
+/// `nodes N nps X hashfull H tbhits T time MS`, the counts every `info` line of a search carries.
+fn format_counts(t: &SearchTotals) -> String {
     format!(
-        "info nodes {} nps {} hashfull {} tbhits {} time {}",
+        "nodes {} nps {} hashfull {} tbhits {} time {}",
         t.nodes,
         t.nodes * 1000 / t.time_ms.max(1),
         t.hashfull,
@@ -150,10 +150,12 @@ mod tests {
             multipv: 1,
             score: 12,
             bound: Bound::Exact,
-            nodes: 5000,
-            time_ms: 10,
-            hashfull: 3,
-            tbhits: 42,
+            totals: SearchTotals {
+                nodes: 5000,
+                time_ms: 10,
+                hashfull: 3,
+                tbhits: 42,
+            },
             pv: &[],
         };
         assert_eq!(
