@@ -26,19 +26,7 @@ try:
 except ImportError:
     sys.exit("nps_scaling.py needs python-chess: python3 -m pip install chess")
 
-from speed_pair import POSITIONS
-
-
-def search(uci, fen, movetime_ms):
-    """One search of `fen` for `movetime_ms` in a new game; the nodes and milliseconds of the
-    search's last report with both (0, 0 without one)."""
-    last = {}
-    limit = chess.engine.Limit(time=movetime_ms / 1000)
-    with uci.analysis(chess.Board(fen), limit, game=object()) as analysis:
-        for info in analysis:
-            if "nodes" in info and "time" in info:
-                last = info
-    return last.get("nodes", 0), round(last.get("time", 0) * 1000)
+from speed_pair import POSITIONS, last_counts
 
 
 def parse_engines(specs, sets):
@@ -78,6 +66,7 @@ def main(argv=None):
                 procs[(name, t)] = chess.engine.SimpleEngine.popen_uci(cmd)
                 procs[(name, t)].configure(dict(options, Threads=t, Hash=args.hash))
         totals = {key: [[0, 0] for _ in range(args.rounds)] for key in procs}
+        limit = chess.engine.Limit(time=args.movetime / 1000)
         for r in range(args.rounds):
             for p, fen in enumerate(POSITIONS):
                 k = r * len(POSITIONS) + p
@@ -85,7 +74,7 @@ def main(argv=None):
                 threads = counts if k % 2 == 0 else counts[::-1]
                 for name, _, _ in engines[shift:] + engines[:shift]:
                     for t in threads:
-                        nodes, ms = search(procs[(name, t)], fen, args.movetime)
+                        nodes, ms = last_counts(procs[(name, t)], fen, limit)
                         totals[(name, t)][r][0] += nodes
                         totals[(name, t)][r][1] += ms
             for name, _, _ in engines:

@@ -31,17 +31,30 @@ POSITIONS = [
 ]
 
 
+def last_counts(uci, fen, limit):
+    """One search of `fen` under `limit` in a new game (so `ucinewgame` comes first); the nodes
+    and milliseconds of the search's last report that has both (`info string` lines aside)."""
+    last = None
+    with uci.analysis(chess.Board(fen), limit, game=object()) as analysis:
+        for info in analysis:
+            if "nodes" in info and "time" in info:
+                last = info
+    if last is None:
+        raise ValueError(f"no info line with nodes and time from a search of {fen}")
+    return last["nodes"], round(last["time"] * 1000)
+
+
 def run(engine, hash_mb, depth, out):
-    """Searches every position with `engine` (a new game each, so `ucinewgame` comes first);
-    stores the summed nodes and milliseconds of the searches' last reports in `out`."""
+    """Searches every position with `engine` to `depth`; stores the summed nodes and
+    milliseconds of the searches' last reports in `out`."""
     uci = chess.engine.SimpleEngine.popen_uci(engine)
     try:
         uci.configure({"Hash": hash_mb})
         nodes = ms = 0
         for fen in POSITIONS:
-            info = uci.analyse(chess.Board(fen), chess.engine.Limit(depth=depth), game=object())
-            nodes += info["nodes"]
-            ms += round(info["time"] * 1000)
+            n, t = last_counts(uci, fen, chess.engine.Limit(depth=depth))
+            nodes += n
+            ms += t
     finally:
         uci.quit()
     out.extend([nodes, ms])
