@@ -107,6 +107,19 @@ fn movetime_is_respected() {
     if time.is_none_or(|t| t < 290) {
         engine.fail(&format!("go movetime 300 searched {time:?} ms"));
     }
+    // Stopped inside an iteration, the search plays the move of the last line it reported (a
+    // new best move proved by that iteration is reported before it is played).
+    let last = out
+        .infos
+        .iter()
+        .filter_map(|l| parse_info(l))
+        .rfind(|i| !i.pv.is_empty());
+    if last.as_ref().map(|i| i.pv[0].as_str()) != Some(out.bestmove()) {
+        engine.fail(&format!(
+            "the last PV does not start with bestmove {}",
+            out.bestmove()
+        ));
+    }
 }
 
 #[test]

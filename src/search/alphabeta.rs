@@ -353,10 +353,11 @@ impl Searcher {
                         kind,
                         evals: self.static_evals_at(ply),
                     };
-                    let Some(r) = self.split(spec, rest) else {
+                    let r = self.split(spec, rest);
+                    if self.stopped {
                         self.keys.pop();
                         return 0;
-                    };
+                    }
                     if r.best > best {
                         best = r.best;
                         if r.best > alpha {

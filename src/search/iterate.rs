@@ -123,6 +123,9 @@ impl Searcher {
             self.seldepth = 0;
             self.can_stop = depth > 1;
             let mut new_lines: Vec<RootLine> = Vec::with_capacity(multipv);
+            // The best line this iteration has proved so far (a root move that failed high or
+            // beat the window's alpha), kept in case the search stops before the iteration ends.
+            let mut proved: Option<RootLine> = None;
             for pv_idx in 0..multipv {
                 let prev = lines.get(pv_idx).map(|l| l.score);
                 let mut delta = super::params::ASPIRATION();
@@ -132,6 +135,13 @@ impl Searcher {
                 };
                 loop {
                     let score = self.search_root(root, &mut root_moves, pv_idx, alpha, beta, depth);
+                    // The PV row holds a line only when a root move finished above alpha.
+                    if multipv == 1 && (score >= beta || self.stopped) {
+                        let pv = self.pv.line(0);
+                        if !pv.is_empty() {
+                            proved = Some(RootLine { score, pv });
+                        }
+                    }
                     if self.stopped {
                         break;
                     }
@@ -163,6 +173,9 @@ impl Searcher {
                 }
             }
             if self.stopped {
+                if let Some(line) = proved {
+                    self.keep_proved_line(root, depth, line, &mut lines, params);
+                }
                 break;
             }
             // Each line was searched with the lines before it excluded, and a later line can come
@@ -272,15 +285,17 @@ impl Searcher {
                     kind: SplitKind::Root,
                     evals: self.static_evals_at(0),
                 };
-                let Some(r) = self.split(spec, rest) else {
-                    self.keys.pop();
-                    return best;
-                };
+                let r = self.split(spec, rest);
                 if r.best > best {
                     best = r.best;
                     if r.best > alpha {
                         best_index = root_moves.iter().position(|&x| Some(x) == r.best_move);
                     }
+                }
+                if self.stopped {
+                    // The moves searched to the end count, as in a search without a split.
+                    self.keys.pop();
+                    return best;
                 }
                 break;
             }
@@ -341,6 +356,27 @@ impl Searcher {
             );
         }
         best
+    }
+
+    /// A search stopped in the middle of an iteration: a root move that this iteration already
+    /// proved better than the last iteration's best (it failed high, or beat the best move's
+    /// score) replaces that line, reported as a lower bound, the root's other moves not all
+    /// searched. The same move keeps the last finished iteration's line.
+    fn keep_proved_line(
+        &self,
+        root: &Board,
+        depth: u32,
+        mut line: RootLine,
+        lines: &mut Vec<RootLine>,
+        params: &SearchParams,
+    ) {
+        if lines.first().and_then(|l| l.pv.first()) == line.pv.first() {
+            return;
+        }
+        self.extend_pv_from_tt(root, &mut line.pv, depth as usize);
+        self.publish_counts();
+        self.report_line(depth, 0, &line, Bound::Lower, params);
+        *lines = vec![line];
     }
 
     /// The TT's move for `b`, if the table has one and it is legal there.
@@ -421,5 +457,104 @@ impl Searcher {
         let pv = self.pv.line(0);
         let line = RootLine { score, pv };
         self.report_line(depth, pv_idx, &line, bound, params);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use parking_lot::Mutex;
+
+    use super::*;
+    use crate::search::{SearchControl, SearchLimits};
+    use crate::tt::Table;
+
+    /// A reported line: its depth, bound, first move, and the nodes searched when it came.
+    type Reported = (u32, Bound, Move, u64);
+
+    #[derive(Debug, Default)]
+    struct Lines(Mutex<Vec<Reported>>);
+
+    impl Reporter for Lines {
+        fn line(&self, line: &LineReport<'_>) {
+            let nodes = line.totals.nodes;
+            self.0
+                .lock()
+                .push((line.depth, line.bound, line.pv[0], nodes));
+        }
+        fn totals(&self, _: &SearchTotals) {}
+        fn best_move(&self, _: Option<Move>, _: Option<Move>, _: bool) {}
+        fn error(&self, _: &str) {}
+    }
+
+    /// One thread, a fresh table: the same position searches the same nodes in the same order
+    /// whatever the limit.
+    fn search(
+        game: &Game,
+        depth: Option<u32>,
+        nodes: Option<u64>,
+    ) -> (SearchResult, Vec<Reported>) {
+        let tt = Arc::new(Table::new(4).unwrap());
+        let limits = SearchLimits {
+            depth,
+            nodes,
+            ..SearchLimits::default()
+        };
+        let ctl = Arc::new(SearchControl::new(limits, 1, false));
+        let mut s = Searcher::new(0, tt, ctl);
+        let lines = Arc::new(Lines::default());
+        let params = SearchParams {
+            reporter: Some(lines.clone()),
+            ..SearchParams::default()
+        };
+        let r = s.iterate(game, &params);
+        let reported = lines.0.lock().clone();
+        (r, reported)
+    }
+
+    #[test]
+    fn a_search_stopped_mid_iteration_plays_a_new_best_move_it_already_proved() {
+        let mut new_moves_played = 0;
+        for fen in &crate::bench::POSITIONS[..12] {
+            let game = Game::new(Board::from_fen(fen, false).unwrap());
+            let (_, lines) = search(&game, Some(9), None);
+            let finished: Vec<Reported> =
+                lines.into_iter().filter(|l| l.1 == Bound::Exact).collect();
+            // Each iteration whose best move differs from the one before it: stop the same
+            // search at node counts inside that iteration.
+            for pair in finished
+                .windows(2)
+                .filter(|p| p[0].0 >= 3 && p[0].2 != p[1].2)
+            {
+                let (depth, _, old, before) = pair[0];
+                let (_, _, new, after) = pair[1];
+                for k in 1..16 {
+                    let limit = before + (after - before) * k / 16;
+                    let (r, lines) = search(&game, None, Some(limit));
+                    if r.depth != depth {
+                        continue;
+                    }
+                    let best = r.best_move.unwrap();
+                    assert_eq!(r.lines[0].pv[0], best, "{fen}");
+                    if best == old {
+                        continue;
+                    }
+                    // A move other than the finished iteration's: proved inside the next one,
+                    // and reported as that iteration's lower bound before the search ended.
+                    let last = *lines.last().unwrap();
+                    assert_eq!(
+                        (last.0, last.1, last.2),
+                        (depth + 1, Bound::Lower, best),
+                        "{fen}"
+                    );
+                    if best == new {
+                        new_moves_played += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            new_moves_played > 0,
+            "no stopped search played the next iteration's move"
+        );
     }
 }

@@ -189,11 +189,12 @@ impl Searcher {
     }
 
     /// The owner's part: offers `moves` (the plans of the moves left) at the node `spec`
-    /// describes, searches them together with whoever joins, and returns the merged result;
-    /// `None` when the search was stopped (or a split point above this one failed high). The PV
-    /// row of the node is set to the best line when a move beat alpha, and left as it was
-    /// otherwise.
-    pub fn split(&mut self, spec: SplitSpec, moves: Vec<MovePlan>) -> Option<SplitResult> {
+    /// describes, searches them together with whoever joins, and returns the merged result of
+    /// the moves searched to the end. The PV row of the node is set to the best line when a move
+    /// beat alpha, and left as it was otherwise. When the search was stopped (or a split point
+    /// above this one failed high) `self.stopped` is set and the moves not searched to the end
+    /// are missing from the result.
+    pub fn split(&mut self, spec: SplitSpec, moves: Vec<MovePlan>) -> SplitResult {
         let ply = spec.ply;
         self.smp.count_split(spec.kind, spec.depth);
         let mut sp = SplitPoint::new(spec, self.current_sp.clone(), moves);
@@ -244,14 +245,10 @@ impl Searcher {
         if self.stopped && !self.ctl.stopped() && !above_aborted {
             self.stopped = false;
         }
-        if self.stopped {
-            None
-        } else {
-            if result.best_move.is_some() {
-                self.pv.set(ply, &result.best_pv);
-            }
-            Some(result)
+        if result.best_move.is_some() {
+            self.pv.set(ply, &result.best_pv);
         }
+        result
     }
 }
 
