@@ -374,7 +374,6 @@ impl Searcher {
             return;
         }
         self.extend_pv_from_tt(root, &mut line.pv, depth as usize);
-        self.publish_counts();
         self.report_line(depth, 0, &line, Bound::Lower, params);
         *lines = vec![line];
     }
@@ -410,6 +409,8 @@ impl Searcher {
         }
     }
 
+    /// Reports `line` as line `pv_idx` of depth `depth`, with the node counts of every thread
+    /// (this one's published first, so that they are never behind the line).
     fn report_line(
         &self,
         depth: u32,
@@ -421,6 +422,7 @@ impl Searcher {
         let Some(reporter) = &params.reporter else {
             return;
         };
+        self.publish_counts();
         // A root in the tables reports their score, unless the search found a mate.
         let score = match &params.root_tb {
             Some(tb) if bound == Bound::Exact && !is_mate(line.score) => tb.score,
@@ -453,7 +455,6 @@ impl Searcher {
         if self.ctl.elapsed_ms() < 1000 {
             return;
         }
-        self.publish_counts();
         let pv = self.pv.line(0);
         let line = RootLine { score, pv };
         self.report_line(depth, pv_idx, &line, bound, params);
