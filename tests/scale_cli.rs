@@ -167,6 +167,8 @@ fn a_game_keeps_each_rows_table_from_one_position_to_the_next() {
     // nodes; in a game the second and third find the first one's table.
     let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8\n";
     let file = dir.write("same.epd", fen.repeat(3));
+    // Four rounds: four cold searches a row and eight warm ones.
+    const ROUNDS: &str = "4";
     let args = |game: bool| {
         let mut a = vec![
             "--threads",
@@ -177,7 +179,7 @@ fn a_game_keeps_each_rows_table_from_one_position_to_the_next() {
             "lazy,ybw",
             "--interleave",
             "--rounds",
-            "2",
+            ROUNDS,
             "--positions",
             file.to_str().unwrap(),
         ];
@@ -189,7 +191,7 @@ fn a_game_keeps_each_rows_table_from_one_position_to_the_next() {
     let cold = scale(&dir, &args(false));
     assert_eq!(cold.code, Some(0), "{}", cold.output);
     let one = nodes_of(&cold.stderr, "lazy", 1);
-    assert_eq!(one.len(), 6, "{}", cold.stderr);
+    assert_eq!(one.len(), 12, "{}", cold.stderr);
     assert!(one.iter().all(|&n| n == one[0]), "{one:?}");
     assert!(cold.stdout.contains("fresh TT and history per search"));
 
@@ -202,27 +204,37 @@ fn a_game_keeps_each_rows_table_from_one_position_to_the_next() {
         warm.stdout
     );
     let one = nodes_of(&warm.stderr, "lazy", 1);
-    assert_eq!(one.len(), 6, "{}", warm.stderr);
+    assert_eq!(one.len(), 12, "{}", warm.stderr);
     // Each round starts the game afresh: its first search is the cold one, the others cheaper.
-    assert_eq!(one[0], one[3], "{one:?}");
-    for n in [one[1], one[2], one[4], one[5]] {
-        assert!(n < one[0] / 2, "{one:?}");
+    let is_cold = |i: usize| i.is_multiple_of(3);
+    for (i, &n) in one.iter().enumerate() {
+        if is_cold(i) {
+            assert_eq!(n, one[0], "{one:?}");
+        } else {
+            assert!(n < one[0] / 2, "{one:?}");
+        }
     }
     // Each two-thread row has a table of its own: the other rows' searches do not warm it for
     // its first position. Its own warm the ones after: shown with `ybw`, whose helper searches
     // only what the master hands out (a Lazy SMP helper searches on until the master is done,
-    // so its counts vary too much from run to run to show it).
+    // so its counts vary too much from run to run to show it). Even `ybw`'s counts vary: a
+    // helper now and then searches a move the master would have cut, so one warm search can
+    // cost more than a cold one. The cheapest of each kind is steady: over 30 runs of this
+    // command (2026-12-06) the cheapest warm search cost 9–43 % of the cheapest cold one, and
+    // with every search from empty tables (no `--game`) 78–106 %.
     for mode in ["lazy", "ybw"] {
         let two = nodes_of(&warm.stderr, mode, 2);
-        assert_eq!(two.len(), 6, "{}", warm.stderr);
+        assert_eq!(two.len(), 12, "{}", warm.stderr);
+        let cheapest = |cold: bool| {
+            let kind = two.iter().enumerate().filter(|&(i, _)| is_cold(i) == cold);
+            kind.map(|(_, &n)| n).min().unwrap()
+        };
         assert!(
-            two[0] > one[0] / 2 && two[3] > one[0] / 2,
+            cheapest(true) > one[0] / 2,
             "{mode}: {two:?} against {one:?}"
         );
         if mode == "ybw" {
-            let cold_mean = (two[0] + two[3]) / 2;
-            let warm_mean = (two[1] + two[2] + two[4] + two[5]) / 4;
-            assert!(4 * warm_mean < 3 * cold_mean, "{mode}: {two:?}");
+            assert!(5 * cheapest(false) < 3 * cheapest(true), "{mode}: {two:?}");
         }
     }
 }
