@@ -193,11 +193,14 @@ impl Searcher {
             lines = ranked.into_iter().map(|(line, _)| line).collect();
             result.depth = depth;
             result.scores.push(lines[0].score);
-            self.publish_counts();
             if params.reporter.is_some() {
                 for (i, line) in lines.iter().enumerate() {
                     self.report_line(depth, i, line, Bound::Exact, params);
                 }
+            } else {
+                // A thread that reports nothing (a helper) still publishes its counts once an
+                // iteration, for the reporting thread's lines.
+                self.publish_counts();
             }
             if self.id != 0 {
                 // Helpers never decide when the search ends.
