@@ -166,9 +166,11 @@ fn a_game_keeps_each_rows_table_from_one_position_to_the_next() {
     // One position three times: from an empty table each search costs one thread the same
     // nodes; in a game the second and third find the first one's table.
     let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8\n";
-    let file = dir.write("same.epd", fen.repeat(3));
+    const POSITIONS: usize = 3;
     // Four rounds: four cold searches a row and eight warm ones.
-    const ROUNDS: &str = "4";
+    const ROUNDS: usize = 4;
+    let file = dir.write("same.epd", fen.repeat(POSITIONS));
+    let rounds = ROUNDS.to_string();
     let args = |game: bool| {
         let mut a = vec![
             "--threads",
@@ -179,7 +181,7 @@ fn a_game_keeps_each_rows_table_from_one_position_to_the_next() {
             "lazy,ybw",
             "--interleave",
             "--rounds",
-            ROUNDS,
+            &rounds,
             "--positions",
             file.to_str().unwrap(),
         ];
@@ -191,7 +193,7 @@ fn a_game_keeps_each_rows_table_from_one_position_to_the_next() {
     let cold = scale(&dir, &args(false));
     assert_eq!(cold.code, Some(0), "{}", cold.output);
     let one = nodes_of(&cold.stderr, "lazy", 1);
-    assert_eq!(one.len(), 12, "{}", cold.stderr);
+    assert_eq!(one.len(), POSITIONS * ROUNDS, "{}", cold.stderr);
     assert!(one.iter().all(|&n| n == one[0]), "{one:?}");
     assert!(cold.stdout.contains("fresh TT and history per search"));
 
@@ -204,9 +206,9 @@ fn a_game_keeps_each_rows_table_from_one_position_to_the_next() {
         warm.stdout
     );
     let one = nodes_of(&warm.stderr, "lazy", 1);
-    assert_eq!(one.len(), 12, "{}", warm.stderr);
+    assert_eq!(one.len(), POSITIONS * ROUNDS, "{}", warm.stderr);
     // Each round starts the game afresh: its first search is the cold one, the others cheaper.
-    let is_cold = |i: usize| i.is_multiple_of(3);
+    let is_cold = |i: usize| i.is_multiple_of(POSITIONS);
     for (i, &n) in one.iter().enumerate() {
         if is_cold(i) {
             assert_eq!(n, one[0], "{one:?}");
@@ -224,7 +226,7 @@ fn a_game_keeps_each_rows_table_from_one_position_to_the_next() {
     // with every search from empty tables (no `--game`) 78–106 %.
     for mode in ["lazy", "ybw"] {
         let two = nodes_of(&warm.stderr, mode, 2);
-        assert_eq!(two.len(), 12, "{}", warm.stderr);
+        assert_eq!(two.len(), POSITIONS * ROUNDS, "{}", warm.stderr);
         let cheapest = |cold: bool| {
             let kind = two.iter().enumerate().filter(|&(i, _)| is_cold(i) == cold);
             kind.map(|(_, &n)| n).min().unwrap()
