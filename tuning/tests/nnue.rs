@@ -302,7 +302,7 @@ fn the_command_line_writes_the_documented_file() {
         !ok && stderr.contains("8 king buckets, not --king-buckets 4"),
         "{stderr}"
     );
-    // Another bucket count or hidden size is refused.
+    // Another bucket count is refused.
     let (ok, stderr) = run_nnue(
         &["--hidden", "24", "--buckets", "2", "--epochs", "0"],
         Some(&buckets),
@@ -312,12 +312,30 @@ fn the_command_line_writes_the_documented_file() {
         !ok && stderr.contains("4 output buckets, not --buckets 2"),
         "{stderr}"
     );
+    // A larger hidden size widens the file: the engine scores every position as before. A
+    // smaller one is refused.
+    let wide = dir.join("wide.nnue");
     let (ok, stderr) = run_nnue(
         &["--hidden", "32", "--buckets", "4", "--epochs", "0"],
         Some(&buckets),
+        &wide,
+    );
+    assert!(ok, "{stderr}");
+    let w32 = trine::nnue::Network::from_bytes(&std::fs::read(&wide).unwrap()).unwrap();
+    assert_eq!(w32.hidden(), 32);
+    for line in text.lines().step_by(50) {
+        let pos = trine::tools::datagen::parse_line(line).unwrap().pos;
+        assert_eq!(two.evaluate(&pos), w32.evaluate(&pos), "{line}");
+    }
+    let (ok, stderr) = run_nnue(
+        &["--hidden", "16", "--buckets", "4", "--epochs", "0"],
+        Some(&buckets),
         &dir.join("no.nnue"),
     );
-    assert!(!ok && stderr.contains("hidden size 24"), "{stderr}");
+    assert!(
+        !ok && stderr.contains("hidden size 24, more than --hidden 16"),
+        "{stderr}"
+    );
     let (ok, stderr) = run_nnue(&["--buckets", "17"], None, &dir.join("no.nnue"));
     assert!(!ok && stderr.contains("bucket count 17"), "{stderr}");
     // A hidden size that is not a multiple of 8 is refused before loading.

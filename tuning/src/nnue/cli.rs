@@ -69,7 +69,8 @@ pub struct Args {
     /// Seed of the initial weights, the shuffles and the validation split.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Start from this network file instead of random weights: the same hidden size, the same
+    /// Start from this network file instead of random weights: the same hidden size or a smaller
+    /// one (widened with new units that do not change its evaluation until trained), the same
     /// number of output buckets or one (copied into every bucket), and the same king buckets or
     /// one (copied into every king bucket).
     #[arg(long, value_name = "FILE")]
@@ -133,9 +134,9 @@ pub fn run(args: Args) -> Result<(), String> {
             let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
             let q = export::Quantised::from_bytes(&bytes)
                 .map_err(|e| format!("{}: {e}", p.display()))?;
-            if q.hidden != cfg.hidden {
+            if q.hidden > cfg.hidden {
                 return Err(format!(
-                    "{}: hidden size {}, not --hidden {}",
+                    "{}: hidden size {}, more than --hidden {}",
                     p.display(),
                     q.hidden,
                     cfg.hidden
@@ -157,7 +158,7 @@ pub fn run(args: Args) -> Result<(), String> {
                     cfg.kings.count
                 )
             })?;
-            Some(net)
+            Some(net.with_hidden(cfg.hidden, args.seed)?)
         }
         None => None,
     };

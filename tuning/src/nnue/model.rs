@@ -265,6 +265,41 @@ impl Network {
         Network::from_params(h, buckets, self.kings, params)
     }
 
+    /// This network widened to `hidden` units: itself when it has that many, and otherwise its
+    /// units followed by new ones whose feature weights are drawn from `seed` (uniform in
+    /// ±1/√32, as [`Network::random`] draws them) and whose biases and output weights are zero,
+    /// so that the wider network evaluates every position as this one does; training then puts
+    /// the new units to use. A network cannot be narrowed.
+    pub fn with_hidden(&self, hidden: usize, seed: u64) -> Result<Network, String> {
+        check_hidden(hidden)?;
+        let old = self.hidden;
+        if hidden == old {
+            return Ok(self.clone());
+        }
+        if hidden < old {
+            return Err(format!(
+                "a network of hidden size {old} cannot become one of {hidden}"
+            ));
+        }
+        let extra = hidden - old;
+        let mut rng = seeded_rng(seed);
+        let r1 = 1.0 / (32.0f32).sqrt();
+        let l = self.layers();
+        let mut params = Vec::with_capacity(param_count(hidden, self.buckets, self.kings.count));
+        for row in l.w1.chunks_exact(old) {
+            params.extend_from_slice(row);
+            params.extend((0..extra).map(|_| rng.symmetric(r1)));
+        }
+        params.extend_from_slice(l.b1);
+        params.extend(std::iter::repeat_n(0.0, extra));
+        for half in l.w2.chunks_exact(old) {
+            params.extend_from_slice(half);
+            params.extend(std::iter::repeat_n(0.0, extra));
+        }
+        params.extend_from_slice(l.b2);
+        Network::from_params(hidden, self.buckets, self.kings, params)
+    }
+
     /// Hidden size H.
     pub fn hidden(&self) -> usize {
         self.hidden
@@ -667,6 +702,39 @@ mod tests {
             assert_eq!(
                 one.evaluate_features(e.stm, e.other, &mut s),
                 many.evaluate_features(e.stm, e.other, &mut s)
+            );
+        }
+    }
+
+    #[test]
+    fn a_widened_network_keeps_its_outputs_and_its_quantised_evaluation() {
+        let four = KingBuckets::layout(4).unwrap();
+        let mut narrow = Network::random(16, 8, 23).with_king_buckets(four).unwrap();
+        perturb(&mut narrow, &mut seeded_rng(5), [1.0, 0.5, 0.05]);
+        let wide = narrow.with_hidden(48, 7).unwrap();
+        assert_eq!(wide.hidden(), 48);
+        assert_eq!(wide.params.len(), param_count(48, 8, 4));
+        assert_eq!(narrow.with_hidden(16, 7).unwrap(), narrow);
+        assert!(wide.with_hidden(16, 7).is_err());
+        assert!(narrow.with_hidden(20, 7).is_err());
+        // The new units have feature weights (so that training can use them) but no say yet.
+        let l = wide.layers();
+        assert!(l
+            .w1
+            .chunks_exact(48)
+            .all(|row| row[16..].iter().any(|&w| w != 0.0)));
+        let q_narrow = super::super::export::Quantised::from_network(&narrow);
+        let q_wide = super::super::export::Quantised::from_network(&wide);
+        let data = sample(20);
+        let (mut s16, mut s48) = (Scratch::new(16), Scratch::new(48));
+        for i in 0..data.len() {
+            let e = data.get(i);
+            let a = narrow.evaluate_features(e.stm, e.other, &mut s16);
+            let b = wide.evaluate_features(e.stm, e.other, &mut s48);
+            assert!((a - b).abs() < 1e-3, "{a} vs {b}");
+            assert_eq!(
+                q_narrow.evaluate_features(e.stm, e.other),
+                q_wide.evaluate_features(e.stm, e.other)
             );
         }
     }
