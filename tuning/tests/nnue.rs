@@ -333,7 +333,7 @@ fn the_command_line_writes_the_documented_file() {
         &dir.join("no.nnue"),
     );
     assert!(
-        !ok && stderr.contains("hidden size 24, more than --hidden 16"),
+        !ok && stderr.contains("hidden size 24 cannot become one of 16"),
         "{stderr}"
     );
     let (ok, stderr) = run_nnue(&["--buckets", "17"], None, &dir.join("no.nnue"));

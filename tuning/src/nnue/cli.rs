@@ -134,14 +134,6 @@ pub fn run(args: Args) -> Result<(), String> {
             let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
             let q = export::Quantised::from_bytes(&bytes)
                 .map_err(|e| format!("{}: {e}", p.display()))?;
-            if q.hidden > cfg.hidden {
-                return Err(format!(
-                    "{}: hidden size {}, more than --hidden {}",
-                    p.display(),
-                    q.hidden,
-                    cfg.hidden
-                ));
-            }
             let net = q.to_network().with_buckets(cfg.buckets).map_err(|_| {
                 format!(
                     "{}: {} output buckets, not --buckets {} (or 1)",
@@ -158,7 +150,10 @@ pub fn run(args: Args) -> Result<(), String> {
                     cfg.kings.count
                 )
             })?;
-            Some(net.with_hidden(cfg.hidden, args.seed)?)
+            let net = net
+                .with_hidden(cfg.hidden, args.seed)
+                .map_err(|e| format!("{}: {e}", p.display()))?;
+            Some(net)
         }
         None => None,
     };

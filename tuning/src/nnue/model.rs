@@ -177,6 +177,11 @@ impl Network {
         }
     }
 
+    /// Half-width of the uniform range of a starting feature weight: 1/√32.
+    fn w1_start_range() -> f32 {
+        1.0 / (32.0f32).sqrt()
+    }
+
     /// The starting network of a run: W1 uniform in ±1/√32, w2 (every bucket's) uniform in
     /// ±1/√(2H), biases zero, all from `seed` (with one bucket, the same network as before
     /// buckets existed).
@@ -184,7 +189,7 @@ impl Network {
         let mut net = Network::zeros(hidden, buckets);
         let mut rng = seeded_rng(seed);
         let l = split_mut(&mut net.params, hidden, buckets, 1);
-        let r1 = 1.0 / (32.0f32).sqrt();
+        let r1 = Network::w1_start_range();
         l.w1.iter_mut().for_each(|w| *w = rng.symmetric(r1));
         let r2 = 1.0 / (2.0 * hidden as f32).sqrt();
         l.w2.iter_mut().for_each(|w| *w = rng.symmetric(r2));
@@ -283,7 +288,7 @@ impl Network {
         }
         let extra = hidden - old;
         let mut rng = seeded_rng(seed);
-        let r1 = 1.0 / (32.0f32).sqrt();
+        let r1 = Network::w1_start_range();
         let l = self.layers();
         let mut params = Vec::with_capacity(param_count(hidden, self.buckets, self.kings.count));
         for row in l.w1.chunks_exact(old) {
