@@ -273,8 +273,9 @@ impl Network {
     /// This network widened to `hidden` units: itself when it has that many, and otherwise its
     /// units followed by new ones whose feature weights are drawn from `seed` (uniform in
     /// ±1/√32, as [`Network::random`] draws them) and whose biases and output weights are zero,
-    /// so that the wider network evaluates every position as this one does; training then puts
-    /// the new units to use. A network cannot be narrowed.
+    /// so that the wider network evaluates every position as this one does until training moves
+    /// the new output weights (on 11 M positions it hardly did: docs/history/networks.md, n18w).
+    /// A network cannot be narrowed.
     pub fn with_hidden(&self, hidden: usize, seed: u64) -> Result<Network, String> {
         check_hidden(hidden)?;
         let old = self.hidden;
