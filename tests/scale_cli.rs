@@ -212,6 +212,11 @@ fn a_game_keeps_each_rows_table_from_one_position_to_the_next() {
     // depth and pay for it (with n18 the second search of each round costs 93 % of the cold
     // one, the third 23 %; with n16 36 % and 30 %), so only the cheapest must cost under half.
     let is_cold = |i: usize| i.is_multiple_of(POSITIONS);
+    // The cheapest cold (or warm) search of a row.
+    let cheapest = |row: &[u64], cold: bool| {
+        let kind = row.iter().enumerate().filter(|&(i, _)| is_cold(i) == cold);
+        kind.map(|(_, &n)| n).min().unwrap()
+    };
     for (i, &n) in one.iter().enumerate() {
         if is_cold(i) {
             assert_eq!(n, one[0], "{one:?}");
@@ -219,9 +224,7 @@ fn a_game_keeps_each_rows_table_from_one_position_to_the_next() {
             assert!(n < one[0], "{one:?}");
         }
     }
-    let warm_one = one.iter().enumerate().filter(|&(i, _)| !is_cold(i));
-    let cheapest_warm = warm_one.map(|(_, &n)| n).min().unwrap();
-    assert!(cheapest_warm < one[0] / 2, "{one:?}");
+    assert!(cheapest(&one, false) < one[0] / 2, "{one:?}");
     // Each two-thread row has a table of its own: the other rows' searches do not warm it for
     // its first position. Its own warm the ones after: shown with `ybw`, whose helper searches
     // only what the master hands out (a Lazy SMP helper searches on until the master is done,
@@ -233,16 +236,15 @@ fn a_game_keeps_each_rows_table_from_one_position_to_the_next() {
     for mode in ["lazy", "ybw"] {
         let two = nodes_of(&warm.stderr, mode, 2);
         assert_eq!(two.len(), POSITIONS * ROUNDS, "{}", warm.stderr);
-        let cheapest = |cold: bool| {
-            let kind = two.iter().enumerate().filter(|&(i, _)| is_cold(i) == cold);
-            kind.map(|(_, &n)| n).min().unwrap()
-        };
         assert!(
-            cheapest(true) > one[0] / 2,
+            cheapest(&two, true) > one[0] / 2,
             "{mode}: {two:?} against {one:?}"
         );
         if mode == "ybw" {
-            assert!(5 * cheapest(false) < 3 * cheapest(true), "{mode}: {two:?}");
+            assert!(
+                5 * cheapest(&two, false) < 3 * cheapest(&two, true),
+                "{mode}: {two:?}"
+            );
         }
     }
 }
