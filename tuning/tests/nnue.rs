@@ -327,6 +327,49 @@ fn the_command_line_writes_the_documented_file() {
         let pos = trine::tools::datagen::parse_line(line).unwrap().pos;
         assert_eq!(two.evaluate(&pos), w32.evaluate(&pos), "{line}");
     }
+    // Widened by copies, it scores as before up to the rounding of the halved output weights
+    // (at most one step of w2 a copied unit, 400/64 cp); more than twice the units is refused.
+    let copies = dir.join("copies.nnue");
+    let (ok, stderr) = run_nnue(
+        &[
+            "--hidden",
+            "32",
+            "--buckets",
+            "4",
+            "--epochs",
+            "0",
+            "--widen-copies",
+            "0",
+        ],
+        Some(&buckets),
+        &copies,
+    );
+    assert!(ok, "{stderr}");
+    let c32 = trine::nnue::Network::from_bytes(&std::fs::read(&copies).unwrap()).unwrap();
+    assert_eq!(c32.hidden(), 32);
+    for line in text.lines().step_by(50) {
+        let pos = trine::tools::datagen::parse_line(line).unwrap().pos;
+        let (a, b) = (two.evaluate(&pos), c32.evaluate(&pos));
+        assert!((a - b).abs() <= 2 * 8 * 7, "{line}: {a} vs {b}");
+    }
+    let (ok, stderr) = run_nnue(
+        &[
+            "--hidden",
+            "56",
+            "--buckets",
+            "4",
+            "--epochs",
+            "0",
+            "--widen-copies",
+            "0.1",
+        ],
+        Some(&buckets),
+        &dir.join("no.nnue"),
+    );
+    assert!(
+        !ok && stderr.contains("cannot become one of 56 by copying"),
+        "{stderr}"
+    );
     let (ok, stderr) = run_nnue(
         &["--hidden", "16", "--buckets", "4", "--epochs", "0"],
         Some(&buckets),

@@ -75,6 +75,11 @@ pub struct Args {
     /// one (copied into every king bucket).
     #[arg(long, value_name = "FILE")]
     pub init: Option<PathBuf>,
+    /// Widen the `--init` network by copying its units with the largest output weights instead
+    /// (Net2Net: a copy takes half its unit's output weights, and its feature weights get noise
+    /// of ±NOISE times their root mean square); at most twice the units.
+    #[arg(long, value_name = "NOISE")]
+    pub widen_copies: Option<f32>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -150,9 +155,11 @@ pub fn run(args: Args) -> Result<(), String> {
                     cfg.kings.count
                 )
             })?;
-            let net = net
-                .with_hidden(cfg.hidden, args.seed)
-                .map_err(|e| format!("{}: {e}", p.display()))?;
+            let net = match args.widen_copies {
+                Some(noise) => net.with_hidden_copied(cfg.hidden, noise, args.seed),
+                None => net.with_hidden(cfg.hidden, args.seed),
+            }
+            .map_err(|e| format!("{}: {e}", p.display()))?;
             Some(net)
         }
         None => None,

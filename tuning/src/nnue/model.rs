@@ -306,6 +306,68 @@ impl Network {
         Network::from_params(hidden, self.buckets, self.kings, params)
     }
 
+    /// This network widened to `hidden` units by copying its own (Net2Net): each new unit copies
+    /// the feature weights and bias of one of the `hidden − H` units with the largest output
+    /// weights (summed in absolute value over buckets and halves), plus noise drawn from `seed`
+    /// (uniform in ±`noise` times the root mean square of the feature weights), and takes half
+    /// of that unit's output weights, the unit keeping the other half. Without noise the wider
+    /// network evaluates every position as this one does; the noise lets training tell a unit
+    /// from its copy. At most H new units (each unit is copied at most once).
+    pub fn with_hidden_copied(
+        &self,
+        hidden: usize,
+        noise: f32,
+        seed: u64,
+    ) -> Result<Network, String> {
+        check_hidden(hidden)?;
+        if !(noise.is_finite() && noise >= 0.0) {
+            return Err(format!("copy noise {noise} is not a finite number ≥ 0"));
+        }
+        let old = self.hidden;
+        if hidden < old || hidden > 2 * old {
+            return Err(format!(
+                "a network of hidden size {old} cannot become one of {hidden} by copying its units"
+            ));
+        }
+        let extra = hidden - old;
+        let l = self.layers();
+        let mut weight = vec![0.0f32; old];
+        for half in l.w2.chunks_exact(old) {
+            for (w, &x) in weight.iter_mut().zip(half) {
+                *w += x.abs();
+            }
+        }
+        let mut order: Vec<usize> = (0..old).collect();
+        order.sort_by(|&a, &b| weight[b].total_cmp(&weight[a]).then(a.cmp(&b)));
+        let copied = &order[..extra];
+        let rms = (l
+            .w1
+            .iter()
+            .map(|&w| f64::from(w) * f64::from(w))
+            .sum::<f64>()
+            / l.w1.len().max(1) as f64)
+            .sqrt() as f32;
+        let r = noise * rms;
+        let mut rng = seeded_rng(seed);
+        let mut params = Vec::with_capacity(param_count(hidden, self.buckets, self.kings.count));
+        for row in l.w1.chunks_exact(old) {
+            params.extend_from_slice(row);
+            params.extend(copied.iter().map(|&u| row[u] + rng.symmetric(r)));
+        }
+        params.extend_from_slice(l.b1);
+        params.extend(copied.iter().map(|&u| l.b1[u]));
+        for half in l.w2.chunks_exact(old) {
+            let mut kept = half.to_vec();
+            for &u in copied {
+                kept[u] *= 0.5;
+            }
+            params.extend_from_slice(&kept);
+            params.extend(copied.iter().map(|&u| half[u] - kept[u]));
+        }
+        params.extend_from_slice(l.b2);
+        Network::from_params(hidden, self.buckets, self.kings, params)
+    }
+
     /// Hidden size H.
     pub fn hidden(&self) -> usize {
         self.hidden
@@ -743,6 +805,46 @@ mod tests {
                 q_wide.evaluate_features(e.stm, e.other)
             );
         }
+    }
+
+    #[test]
+    fn a_network_widened_by_copies_keeps_its_outputs_and_splits_the_copied_units() {
+        let four = KingBuckets::layout(4).unwrap();
+        let mut narrow = Network::random(16, 8, 23).with_king_buckets(four).unwrap();
+        perturb(&mut narrow, &mut seeded_rng(5), [1.0, 0.5, 0.05]);
+        // Unit 3 has the largest output weights, so it is copied first.
+        narrow
+            .layers_mut()
+            .w2
+            .chunks_exact_mut(16)
+            .for_each(|half| half[3] = 5.0);
+        let exact = narrow.with_hidden_copied(24, 0.0, 7).unwrap();
+        assert_eq!(exact.hidden(), 24);
+        assert_eq!(exact.params.len(), param_count(24, 8, 4));
+        assert!(narrow.with_hidden_copied(40, 0.0, 7).is_err());
+        assert!(narrow.with_hidden_copied(8, 0.0, 7).is_err());
+        assert!(narrow.with_hidden_copied(24, -0.1, 7).is_err());
+        let l = exact.layers();
+        for half in l.w2.chunks_exact(24) {
+            assert_eq!((half[3], half[16]), (2.5, 2.5));
+        }
+        assert!(l.w1.chunks_exact(24).all(|row| row[16] == row[3]));
+        assert_eq!(l.b1[16], l.b1[3]);
+        let noisy = narrow.with_hidden_copied(24, 0.1, 7).unwrap();
+        let n = noisy.layers();
+        assert!(n.w1.chunks_exact(24).any(|row| row[16] != row[3]));
+        assert_eq!(n.w2, l.w2);
+        let data = sample(20);
+        let (mut s16, mut s24) = (Scratch::new(16), Scratch::new(24));
+        let mut moved = 0.0f32;
+        for i in 0..data.len() {
+            let e = data.get(i);
+            let a = narrow.evaluate_features(e.stm, e.other, &mut s16);
+            let b = exact.evaluate_features(e.stm, e.other, &mut s24);
+            assert!((a - b).abs() < 1e-3, "{a} vs {b}");
+            moved += (noisy.evaluate_features(e.stm, e.other, &mut s24) - a).abs();
+        }
+        assert!(moved > 0.0);
     }
 
     #[test]
