@@ -20,7 +20,7 @@ from array import array
 
 
 def load(path):
-    """(H, W1 as columns, output-weight sums per unit, new-unit share helper data) of a file."""
+    """(H, each unit's feature weights, each unit's summed absolute output weights) of a file."""
     data = open(path, "rb").read()
     if data[:8] != b"TRINENN3":
         raise ValueError(f"{path}: not a version-3 network file")
@@ -41,16 +41,14 @@ def load(path):
 
 
 def correlation(a, b):
-    n = len(a)
-    ma, mb = sum(a) / n, sum(b) / n
-    sab = sum((x - ma) * (y - mb) for x, y in zip(a, b))
-    saa = sum((x - ma) ** 2 for x in a)
-    sbb = sum((y - mb) ** 2 for y in b)
-    return sab / math.sqrt(saa * sbb) if saa > 0 and sbb > 0 else float("nan")
+    try:
+        return statistics.correlation(a, b)
+    except statistics.StatisticsError:
+        return float("nan")
 
 
 def report(narrow_path, wide_path):
-    h0, _cols0, out0 = load(narrow_path)
+    h0, _, out0 = load(narrow_path)
     h, cols, out = load(wide_path)
     extra = h - h0
     if not 0 < extra <= h0:
