@@ -290,20 +290,15 @@ impl Network {
         let extra = hidden - old;
         let mut rng = seeded_rng(seed);
         let r1 = Network::w1_start_range();
-        let l = self.layers();
-        let mut params = Vec::with_capacity(param_count(hidden, self.buckets, self.kings.count));
-        for row in l.w1.chunks_exact(old) {
-            params.extend_from_slice(row);
-            params.extend((0..extra).map(|_| rng.symmetric(r1)));
-        }
-        params.extend_from_slice(l.b1);
-        params.extend(std::iter::repeat_n(0.0, extra));
-        for half in l.w2.chunks_exact(old) {
-            params.extend_from_slice(half);
-            params.extend(std::iter::repeat_n(0.0, extra));
-        }
-        params.extend_from_slice(l.b2);
-        Network::from_params(hidden, self.buckets, self.kings, params)
+        self.widened(
+            hidden,
+            |_, out| out.extend((0..extra).map(|_| rng.symmetric(r1))),
+            std::iter::repeat_n(0.0, extra),
+            |half, out| {
+                out.extend_from_slice(half);
+                out.extend(std::iter::repeat_n(0.0, extra));
+            },
+        )
     }
 
     /// This network widened to `hidden` units by copying its own (Net2Net): each new unit copies
@@ -349,20 +344,42 @@ impl Network {
             .sqrt() as f32;
         let r = noise * rms;
         let mut rng = seeded_rng(seed);
+        self.widened(
+            hidden,
+            |row, out| out.extend(copied.iter().map(|&u| row[u] + rng.symmetric(r))),
+            copied.iter().map(|&u| l.b1[u]),
+            |half, out| {
+                let mut kept = half.to_vec();
+                for &u in copied {
+                    kept[u] *= 0.5;
+                }
+                out.extend_from_slice(&kept);
+                out.extend(copied.iter().map(|&u| half[u] - kept[u]));
+            },
+        )
+    }
+
+    /// The network of `hidden` units whose first H units are this network's, the one layout both
+    /// widenings build: `row` appends the new units' weights of one feature's row (given the
+    /// row), `biases` are the new units' biases, and `half` appends the H + new output weights
+    /// of one bucket's half (given its H weights).
+    fn widened(
+        &self,
+        hidden: usize,
+        mut row: impl FnMut(&[f32], &mut Vec<f32>),
+        biases: impl IntoIterator<Item = f32>,
+        mut half: impl FnMut(&[f32], &mut Vec<f32>),
+    ) -> Result<Network, String> {
+        let l = self.layers();
         let mut params = Vec::with_capacity(param_count(hidden, self.buckets, self.kings.count));
-        for row in l.w1.chunks_exact(old) {
-            params.extend_from_slice(row);
-            params.extend(copied.iter().map(|&u| row[u] + rng.symmetric(r)));
+        for w in l.w1.chunks_exact(self.hidden) {
+            params.extend_from_slice(w);
+            row(w, &mut params);
         }
         params.extend_from_slice(l.b1);
-        params.extend(copied.iter().map(|&u| l.b1[u]));
-        for half in l.w2.chunks_exact(old) {
-            let mut kept = half.to_vec();
-            for &u in copied {
-                kept[u] *= 0.5;
-            }
-            params.extend_from_slice(&kept);
-            params.extend(copied.iter().map(|&u| half[u] - kept[u]));
+        params.extend(biases);
+        for w in l.w2.chunks_exact(self.hidden) {
+            half(w, &mut params);
         }
         params.extend_from_slice(l.b2);
         Network::from_params(hidden, self.buckets, self.kings, params)
